@@ -1,0 +1,155 @@
+# The CUDA course kit. `make help` lists every target.
+#
+#   make deps                  install Criterion and gnuplot, check nvcc
+#   make lab0 && ./lab0        the student's copy (labs/)
+#   make solution0 && ./solution0   the reference solution (solutions/)
+#   make test                  CPU suites always, GPU suites when a GPU is present
+#
+# Variables: ARCH=sm_90 (default: the local GPU, or sm_75 PTX when there is none),
+#            NVCC=/path/to/nvcc, LAB=N for grade/sanitize, GRADE_FORMAT=tap|json.
+
+SHELL := /bin/bash
+NVCC ?= $(shell command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
+CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
+HAVE_GPU := $(shell nvidia-smi -L >/dev/null 2>&1 && echo yes)
+ARCH ?= $(if $(HAVE_GPU),native,sm_75)
+CC ?= gcc
+
+BUILD := build
+COMMON_CFLAGS := -O2 -Wall -Wextra -fopenmp -Icommon
+CFLAGS_KIT := -std=c11 -D_GNU_SOURCE $(COMMON_CFLAGS) -I$(CUDA_HOME)/include -MMD -MP
+NVFLAGS := -O3 -std=c++17 -arch=$(ARCH) -lineinfo -Icommon -Xcompiler -Wall,-Wextra -MMD -MP
+LDLIBS := -Xcompiler -fopenmp
+# The starter copy has unimplemented stubs whose parameters are unused on purpose.
+STARTER_FLAGS := -Wno-unused-parameter
+
+# Lab folders: solutions/labN-topic; the number N names the targets.
+LAB_DIRS := $(sort $(notdir $(wildcard solutions/lab*-*)))
+lab_num = $(patsubst lab%,%,$(firstword $(subst -, ,$(1))))
+LAB_NUMS := $(foreach d,$(LAB_DIRS),$(call lab_num,$(d)))
+lab_dir = $(filter lab$(1)-%,$(LAB_DIRS))
+
+COMMON_SRC := $(wildcard common/*.c)
+COMMON_OBJ := $(COMMON_SRC:%=$(BUILD)/%.o)
+
+# Objects of one lab tree (solutions or labs): everything but main.
+# $(1) = solutions|labs, $(2) = lab dir
+lab_src = $(wildcard $(1)/$(2)/*.c $(1)/$(2)/*.cu)
+lab_obj = $(patsubst %,$(BUILD)/%.o,$(call lab_src,$(1),$(2)))
+lab_lib_obj = $(filter-out %/main.c.o,$(call lab_obj,$(1),$(2)))
+
+.PHONY: all help deps labs check-labs test grade sanitize plots bench dist clean
+
+all: $(addprefix solution,$(LAB_NUMS)) $(addprefix lab,$(LAB_NUMS))
+
+help:
+	@echo "Targets:"
+	@echo "  make deps            install Criterion and gnuplot (apt), check that nvcc is there"
+	@echo "  make labN            build the student's lab N from labs/ into ./labN   (N = $(LAB_NUMS))"
+	@echo "  make solutionN       build the reference solution of lab N into ./solutionN"
+	@echo "  make all             build every lab and every solution"
+	@echo "  make test            build everything, run the CPU suites and (with a GPU) the GPU suites"
+	@echo "  make grade LAB=N     run lab N's GPU suite on the student's code; score per variant"
+	@echo "                       (GRADE_FORMAT=tap or json for Criterion's own report)"
+	@echo "  make sanitize LAB=N  every variant of lab N under compute-sanitizer (4 tools), as a table"
+	@echo "  make labs            regenerate labs/ (starter code) from solutions/"
+	@echo "  make check-labs      fail if the committed labs/ differs from what make labs writes"
+	@echo "  make bench           (GPU) rerun every lab's sweep into plots/data/*.csv"
+	@echo "  make plots           render plots/*.png from plots/data/*.csv with gnuplot"
+	@echo "  make dist            pack a student copy (no solutions/) into dist/cuda-kit-student.tar.gz"
+	@echo "  make clean           remove build outputs"
+	@echo "Variables: ARCH=sm_90 (default native), NVCC=path, LAB=N, GRADE_FORMAT=tap|json"
+
+# ---- dependencies ---------------------------------------------------------------
+deps:
+	@bash tools/deps.sh "$(NVCC)"
+
+# ---- compiling ------------------------------------------------------------------
+$(BUILD)/common/%.c.o: common/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_KIT) -c $< -o $@
+
+$(BUILD)/solutions/%.c.o: solutions/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_KIT) -I$(dir $<) -c $< -o $@
+
+$(BUILD)/solutions/%.cu.o: solutions/%.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVFLAGS) -I$(dir $<) -c $< -o $@
+
+$(BUILD)/labs/%.c.o: labs/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_KIT) $(STARTER_FLAGS) -I$(dir $<) -c $< -o $@
+
+$(BUILD)/labs/%.cu.o: labs/%.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVFLAGS) -Xcompiler $(STARTER_FLAGS) -I$(dir $<) -c $< -o $@
+
+$(BUILD)/tests/%.c.o: tests/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_KIT) -DKIT_ROOT='"$(CURDIR)"' $(TEST_INCLUDES) -c $< -o $@
+
+# ---- one lab: ./labN, ./solutionN and its grading binary ---------------------------
+define LAB_RULES
+lab$(1): $(call lab_obj,labs,$(2)) $(COMMON_OBJ)
+	$(NVCC) -arch=$(ARCH) -o $$@ $$^ $(LDLIBS)
+	@mkdir -p $(BUILD)/bin && cp $$@ $(BUILD)/bin/
+solution$(1): $(call lab_obj,solutions,$(2)) $(COMMON_OBJ)
+	$(NVCC) -arch=$(ARCH) -o $$@ $$^ $(LDLIBS)
+	@mkdir -p $(BUILD)/bin && cp $$@ $(BUILD)/bin/
+$(BUILD)/tests/grade_lab$(1): $(BUILD)/tests/grade/test_lab$(1).c.o $(call lab_lib_obj,labs,$(2)) $(COMMON_OBJ)
+	$(NVCC) -arch=$(ARCH) -o $$@ $$^ -lcriterion $(LDLIBS)
+$(BUILD)/tests/grade/test_lab$(1).c.o: tests/gpu/test_lab$(1).c
+	@mkdir -p $$(dir $$@)
+	$(CC) $(CFLAGS_KIT) -Ilabs/$(2) -Itests -c $$< -o $$@
+endef
+$(foreach d,$(LAB_DIRS),$(eval $(call LAB_RULES,$(call lab_num,$(d)),$(d))))
+
+# ---- tests ---------------------------------------------------------------------------
+# One binary holds every suite, so `make test` ends with one Criterion synthesis line.
+TEST_SRC := $(wildcard tests/cpu/*.c) $(wildcard tests/gpu/*.c)
+TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.c.o)
+TEST_INCLUDES := $(addprefix -Isolutions/,$(LAB_DIRS)) -Itests
+SOLUTION_LIBS := $(foreach d,$(LAB_DIRS),$(call lab_lib_obj,solutions,$(d)))
+
+$(BUILD)/tests/kit_tests: $(TEST_OBJ) $(SOLUTION_LIBS) $(COMMON_OBJ)
+	$(NVCC) -arch=$(ARCH) -o $@ $^ -lcriterion $(LDLIBS)
+
+# Criterion forks a worker per test; GPU tests must not share the device: -j1.
+TEST_TIMEOUT ?= 1500
+test: all $(BUILD)/tests/kit_tests
+	timeout $(TEST_TIMEOUT) $(BUILD)/tests/kit_tests -j1 --short-filename $(TEST_ARGS)
+
+LAB ?= 0
+GRADE_FORMAT ?= score
+grade: $(BUILD)/tests/grade_lab$(LAB)
+	@bash tools/grade.sh $(BUILD)/tests/grade_lab$(LAB) $(LAB) $(GRADE_FORMAT)
+
+sanitize: solution$(LAB)
+	@bash tools/sanitize.sh ./solution$(LAB)
+
+# ---- starter code ---------------------------------------------------------------------
+labs:
+	@bash tools/mklabs.sh solutions labs
+
+check-labs: labs
+	@if [ -n "$$(git status --porcelain labs/)" ]; then \
+	  git status --porcelain labs/; \
+	  echo "labs/ is stale: run 'make labs' and commit the result (never edit labs/ by hand)"; exit 1; \
+	else echo "labs/ matches solutions/"; fi
+
+# ---- measurements and charts ------------------------------------------------------------
+bench: all
+	@bash tools/bench.sh
+
+plots:
+	@bash tools/plots.sh
+
+# ---- student copy ---------------------------------------------------------------------
+dist:
+	@bash tools/dist.sh
+
+clean:
+	rm -rf $(BUILD) dist $(addprefix lab,$(LAB_NUMS)) $(addprefix solution,$(LAB_NUMS))
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,218 @@
+/* report.c: check, time and report the cases of one configuration. */
+#include "kit.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static FILE *table_out(void) { return stdout; }
+
+static const char *table_head =
+    "%-22s %12s %-6s %-10s %-10s %10s %10s %10s %9s %9s %8s %8s  %s\n";
+
+void kit_print_table_head(FILE *to)
+{
+    fprintf(to, table_head, "variant", "n", "type", "dist", "param", "median_ms", "min_ms", "max_ms",
+            "GB/s", "Gitems/s", "%memcpy", "speedup", "status");
+}
+
+void kit_print_table_row(FILE *to, const kit_row *r)
+{
+    const char *param = r->param[0] ? r->param : "-";
+    if (r->status == KIT_PASS)
+        fprintf(to, "%-22s %12zu %-6s %-10s %-10s %10.4f %10.4f %10.4f %9.1f %9.2f %7.1f%% %7.2fx  %s\n",
+                r->variant, r->n, r->type, r->dist, param, r->ms.median, r->ms.min, r->ms.max,
+                r->gbytes_s, r->gitems_s, r->pct_of_memcpy, r->speedup, kit_status_name(r->status));
+    else {
+        char n[24];
+        snprintf(n, sizeof n, "%zu", r->n);
+        fprintf(to, table_head, r->variant, n, r->type, r->dist, param, "-", "-", "-", "-", "-", "-",
+                "-", kit_status_name(r->status));
+    }
+}
+
+void kit_csv_header(FILE *to, const kit_device *dev)
+{
+    int runtime = 0;
+    cudaRuntimeGetVersion(&runtime);
+    char date[32];
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
+    fprintf(to, "# gpu=%s; sms=%d; cc=%d.%d; cuda=%d.%d; date=%s\n", dev->name, dev->sms,
+            dev->cc_major, dev->cc_minor, runtime / 1000, runtime % 1000 / 10, date);
+    fprintf(to, "lab,variant,n,type,dist,param,median_ms,min_ms,max_ms,gbytes_s,gitems_s,"
+                "pct_of_memcpy,speedup,status\n");
+}
+
+void kit_csv_row(FILE *to, const kit_row *r)
+{
+    fprintf(to, "%s,%s,%zu,%s,%s,%s,%.6f,%.6f,%.6f,%.3f,%.4f,%.2f,%.4f,%s\n", r->lab, r->variant,
+            r->n, r->type, r->dist, r->param[0] ? r->param : "-", r->ms.median, r->ms.min, r->ms.max,
+            r->gbytes_s, r->gitems_s, r->pct_of_memcpy, r->speedup, kit_status_name(r->status));
+}
+
+void kit_report_open(kit_report *rep, const kit_options *opt, const kit_device *dev)
+{
+    memset(rep, 0, sizeof *rep);
+    rep->dev = *dev;
+    kit_device_print(dev, table_out());
+    if (opt->csv_path) {
+        rep->csv = fopen(opt->csv_path, "w");
+        if (!rep->csv)
+            kit_die(KIT_EXIT_USAGE, "cannot write CSV file '%s'", opt->csv_path);
+        kit_csv_header(rep->csv, dev);
+    }
+    /* Twice the L2, so nothing the previous run touched is still cached. */
+    rep->flush_bytes = 2 * (dev->l2_bytes ? dev->l2_bytes : (64u << 20));
+    rep->flush_buf = kit_device_alloc(rep->flush_bytes, "the L2 flush buffer");
+    fprintf(table_out(), "timing: median of %d runs after %d warm-up runs, L2 flushed before each run\n\n",
+            opt->reps, opt->warmup);
+}
+
+void kit_report_add(kit_report *rep, const kit_row *row)
+{
+    if (rep->count == rep->cap) {
+        rep->cap = rep->cap ? 2 * rep->cap : 64;
+        rep->rows = realloc(rep->rows, sizeof(kit_row) * (size_t)rep->cap);
+        if (!rep->rows)
+            kit_die(KIT_EXIT_USAGE, "out of host memory for the report");
+    }
+    rep->rows[rep->count++] = *row;
+    if (rep->printed_rows++ % 40 == 0)
+        kit_print_table_head(table_out());
+    kit_print_table_row(table_out(), row);
+    fflush(table_out());
+    if (rep->csv)
+        kit_csv_row(rep->csv, row);
+}
+
+static void row_init(kit_row *row, const kit_config *cfg, const char *variant)
+{
+    memset(row, 0, sizeof *row);
+    snprintf(row->lab, sizeof row->lab, "%s", cfg->lab);
+    snprintf(row->variant, sizeof row->variant, "%s", variant);
+    snprintf(row->type, sizeof row->type, "%s", cfg->type);
+    snprintf(row->dist, sizeof row->dist, "%s", cfg->dist);
+    snprintf(row->param, sizeof row->param, "%s", cfg->param);
+    row->n = cfg->n;
+}
+
+static void row_rates(kit_row *row, double bytes, double items, double memcpy_gbs,
+                      double baseline_ms)
+{
+    double s = row->ms.median * 1e-3;
+    row->gbytes_s = s > 0 ? bytes / s / 1e9 : 0;
+    row->gitems_s = s > 0 ? items / s / 1e9 : 0;
+    row->pct_of_memcpy = memcpy_gbs > 0 ? 100.0 * row->gbytes_s / memcpy_gbs : 0;
+    row->speedup = row->ms.median > 0 && baseline_ms > 0 ? baseline_ms / row->ms.median : 0;
+}
+
+typedef struct { const void *src; void *dst; size_t bytes; } copy_ctx;
+
+static int run_memcpy(void *ctx, cudaStream_t stream)
+{
+    copy_ctx *c = ctx;
+    return c->bytes ? (int)cudaMemcpyAsync(c->dst, c->src, c->bytes, cudaMemcpyDeviceToDevice, stream)
+                    : 0;
+}
+
+/* A fault inside a kernel poisons the whole context: nothing after it can run. */
+static void stop_if_context_lost(kit_report *rep, const kit_row *row)
+{
+    cudaGetLastError();
+    if (cudaDeviceSynchronize() != cudaSuccess) {
+        fprintf(stderr, "%s: %s\nthe CUDA context is unusable after this error; stopping.\n",
+                row->variant, row->why);
+        kit_report_finish(rep);
+        exit(KIT_EXIT_USAGE);
+    }
+}
+
+kit_status kit_check_case(const kit_case *c, cudaStream_t stream, char *why, size_t len)
+{
+    int r = c->prepare ? c->prepare(c->ctx, stream) : 0;
+    if (!r)
+        r = c->run(c->ctx, stream);
+    if (r == KIT_TODO) {
+        snprintf(why, len, "not implemented yet (TODO)");
+        return KIT_TODO_STATUS;
+    }
+    if (!r)
+        r = (int)cudaStreamSynchronize(stream);
+    if (r) {
+        snprintf(why, len, "CUDA error: %s", cudaGetErrorString((cudaError_t)r));
+        return KIT_ERROR;
+    }
+    if (c->check && c->check(c->ctx, why, len))
+        return KIT_FAIL;
+    return KIT_PASS;
+}
+
+void kit_run_cases(kit_report *rep, const kit_options *opt, const kit_config *cfg,
+                   const kit_case *cases, int count, cudaStream_t stream)
+{
+    kit_row row;
+    /* The limit: a device-to-device copy of the same bytes, read + write counted. */
+    copy_ctx copy = { cfg->copy_src, cfg->copy_dst, cfg->copy_bytes };
+    row_init(&row, cfg, "memcpy");
+    int r = kit_time(run_memcpy, &copy, stream, opt->warmup, opt->reps, rep->flush_buf,
+                     rep->flush_bytes, &row.ms);
+    if (r) {
+        row.status = KIT_ERROR;
+        snprintf(row.why, sizeof row.why, "CUDA error: %s", cudaGetErrorString((cudaError_t)r));
+    }
+    double memcpy_gbs = row.ms.median > 0 ? 2.0 * cfg->copy_bytes / (row.ms.median * 1e-3) / 1e9 : 0;
+    row_rates(&row, 2.0 * cfg->copy_bytes, cfg->items, memcpy_gbs, 0);
+    row.speedup = 0;
+    kit_report_add(rep, &row);
+
+    double baseline_ms = 0;
+    for (int i = 0; i < count; i++) {
+        const kit_case *c = &cases[i];
+        row_init(&row, cfg, c->variant);
+        row.status = kit_check_case(c, stream, row.why, sizeof row.why);
+        if (row.status == KIT_PASS) {
+            r = kit_time(c->run, c->ctx, stream, opt->warmup, opt->reps, rep->flush_buf,
+                         rep->flush_bytes, &row.ms);
+            if (r) {
+                row.status = KIT_ERROR;
+                snprintf(row.why, sizeof row.why, "CUDA error while timing: %s",
+                         cudaGetErrorString((cudaError_t)r));
+            } else {
+                if (baseline_ms == 0)
+                    baseline_ms = row.ms.median;
+                row_rates(&row, c->bytes, c->items, memcpy_gbs, baseline_ms);
+            }
+        }
+        kit_report_add(rep, &row);
+        if (row.status == KIT_ERROR)
+            stop_if_context_lost(rep, &row);
+    }
+}
+
+int kit_report_finish(kit_report *rep)
+{
+    int fails = 0, errors = 0, todos = 0;
+    for (int i = 0; i < rep->count; i++) {
+        const kit_row *r = &rep->rows[i];
+        fails += r->status == KIT_FAIL;
+        errors += r->status == KIT_ERROR;
+        todos += r->status == KIT_TODO_STATUS;
+        if (r->status == KIT_FAIL || r->status == KIT_ERROR)
+            fprintf(table_out(), "%s %s at n=%zu (%s %s %s): %s\n", kit_status_name(r->status),
+                    r->variant, r->n, r->type, r->dist, r->param, r->why);
+    }
+    if (todos)
+        fprintf(table_out(), "%d row(s) TODO: implement the step(s) named in the exercise sheet.\n",
+                todos);
+    if (rep->csv)
+        fclose(rep->csv);
+    cudaFree(rep->flush_buf);
+    free(rep->rows);
+    memset(rep, 0, sizeof *rep);
+    if (errors)
+        return KIT_EXIT_USAGE;
+    if (fails)
+        return KIT_EXIT_WRONG;
+    return todos ? KIT_EXIT_TODO : KIT_EXIT_OK;
+}

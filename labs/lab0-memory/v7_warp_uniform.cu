@@ -1,0 +1,23 @@
+/* Step 0.7: the same two branches, chosen per warp ((threadIdx.x / 32) % 2).
+ *
+ * All 32 lanes of a warp agree on the condition, so each warp runs exactly one
+ * branch: half the warps run A, half run B, and no warp pays for both. The work
+ * is identical to `divergent`; only the granularity of the condition changed.
+ * Expect: about twice as fast as `divergent`. */
+#include "lab0.h"
+#include "lab0_mix.cuh"
+
+__global__ void branch_on_warp_parity(const uint32_t *__restrict__ in, uint32_t *__restrict__ out,
+                                      size_t words)
+{
+    // TODO(Step 0.7): like branch_on_lane_parity, but branch on the warp index (threadIdx.x / warpSize) % 2 (about 9 lines)
+}
+
+extern "C" int lab0_warp_uniform(const lab0_io *io, cudaStream_t stream)
+{
+    size_t words = 3 * io->n;
+    if (words == 0)
+        return 0;
+    // TODO(Step 0.7): launch with LAB0_BRANCH_NT threads per block, one thread per word (about 3 lines)
+    return KIT_TODO;
+}

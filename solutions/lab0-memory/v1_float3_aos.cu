@@ -1,0 +1,38 @@
+/* Step 0.1: add 2 to every component of n float3 records, one record per thread,
+ * reading the array of structures (AoS) directly.
+ *
+ * A float3 is 12 bytes and has no 12-byte load instruction: each thread issues three
+ * 4-byte loads at addresses 12 bytes apart. One load instruction of a warp then
+ * covers 32 words spread over 384 bytes, so it needs 12-13 sectors for 128 useful
+ * bytes. The other two loads touch the same sectors, so whether they come from
+ * DRAM again or from L1/L2 decides how bad this is on a given GPU.
+ * Expect: below `copy`; by how much is what the lab measures. */
+#include "lab0.h"
+
+#define AOS_NT 256
+
+__global__ void add_two_aos(const float3 *__restrict__ in, float3 *__restrict__ out, size_t n)
+{
+    // BEGIN SOLUTION (Step 0.1): one thread per record: load its float3, add 2 to x, y and z, store it
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        float3 a = in[i];
+        a.x += 2.0f;
+        a.y += 2.0f;
+        a.z += 2.0f;
+        out[i] = a;
+    }
+    // END SOLUTION
+}
+
+extern "C" int lab0_float3_aos(const lab0_io *io, cudaStream_t stream)
+{
+    if (io->n == 0)
+        return 0;
+    // BEGIN SOLUTION (Step 0.1): launch add_two_aos with one thread per record and check the launch
+    add_two_aos<<<kit_div_up(io->n, AOS_NT), AOS_NT, 0, stream>>>((const float3 *)io->in,
+                                                                  (float3 *)io->out, io->n);
+    return KIT_LAUNCH_CHECK();
+    // STUB: return KIT_TODO;
+    // END SOLUTION
+}

@@ -1,0 +1,34 @@
+/* Step 0.4: gather every stride-th float: out[j] = in[j * stride].
+ *
+ * Memory moves in 32-byte sectors (8 floats). With stride s a warp's 32 loads
+ * spread over 32 * s words: for s <= 8 the same sectors are fetched as for a full
+ * copy but only 1/s of each is used; from s = 8 on, every useful float costs a
+ * whole sector. The GB/s column counts useful bytes only, so it shows the waste.
+ * Expect: useful bandwidth falling like 1/s, then flat once each float has a
+ * sector to itself (see the stride chart; run with --stride-sweep). */
+#include "lab0.h"
+
+#define STRIDE_NT 256
+
+__global__ void gather_strided(const float *__restrict__ in, float *__restrict__ out,
+                               size_t count, int stride)
+{
+    // BEGIN SOLUTION (Step 0.4): thread j copies in[j * stride] to out[j] (64-bit index math)
+    size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (j < count)
+        out[j] = in[j * (size_t)stride];
+    // END SOLUTION
+}
+
+extern "C" int lab0_stride(const lab0_io *io, cudaStream_t stream)
+{
+    size_t count = lab0_strided_count(3 * io->n, io->stride);
+    if (count == 0)
+        return 0;
+    // BEGIN SOLUTION (Step 0.4): one thread per output float
+    gather_strided<<<kit_div_up(count, STRIDE_NT), STRIDE_NT, 0, stream>>>(io->in, io->out, count,
+                                                                          io->stride);
+    return KIT_LAUNCH_CHECK();
+    // STUB: return KIT_TODO;
+    // END SOLUTION
+}
