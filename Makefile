@@ -99,6 +99,9 @@ solution$(1): $(call lab_obj,solutions,$(2)) $(COMMON_OBJ)
 	@mkdir -p $(BUILD)/bin && cp $$@ $(BUILD)/bin/
 $(BUILD)/tests/grade_lab$(1): $(BUILD)/tests/grade/test_lab$(1).c.o $(call lab_lib_obj,labs,$(2)) $(COMMON_OBJ)
 	$(NVCC) -arch=$(ARCH) -o $$@ $$^ -lcriterion $(LDLIBS)
+# This lab's suites alone (its GPU suite and tests/cpu/test_lab$(1)_*.c), for working on one lab.
+$(BUILD)/tests/test_lab$(1): $(BUILD)/tests/gpu/test_lab$(1).c.o $(patsubst %,$(BUILD)/%.o,$(wildcard tests/cpu/test_lab$(1)_*.c)) $(call lab_lib_obj,solutions,$(2)) $(COMMON_OBJ)
+	$(NVCC) -arch=$(ARCH) -o $$@ $$^ -lcriterion $(LDLIBS)
 $(BUILD)/tests/grade/test_lab$(1).c.o: tests/gpu/test_lab$(1).c
 	@mkdir -p $$(dir $$@)
 	$(CC) $(CFLAGS_KIT) -Ilabs/$(2) -Itests -c $$< -o $$@
