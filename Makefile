@@ -23,8 +23,10 @@ LDLIBS := -Xcompiler -fopenmp
 # The starter copy has unimplemented stubs whose parameters are unused on purpose.
 STARTER_FLAGS := -Wno-unused-parameter
 
-# Lab folders: solutions/labN-topic; the number N names the targets.
-LAB_DIRS := $(sort $(notdir $(wildcard solutions/lab*-*)))
+# Lab folders: solutions/labN-topic (labs/ in a student copy, which has no
+# solutions/); the number N names the targets.
+SOURCE_TREE := $(if $(wildcard solutions/lab*-*),solutions,labs)
+LAB_DIRS := $(sort $(notdir $(wildcard $(SOURCE_TREE)/lab*-*)))
 lab_num = $(patsubst lab%,%,$(firstword $(subst -, ,$(1))))
 LAB_NUMS := $(foreach d,$(LAB_DIRS),$(call lab_num,$(d)))
 lab_dir = $(filter lab$(1)-%,$(LAB_DIRS))
@@ -40,7 +42,11 @@ lab_lib_obj = $(filter-out %/main.c.o,$(call lab_obj,$(1),$(2)))
 
 .PHONY: all help deps labs check-labs test grade sanitize plots bench dist clean
 
+ifeq ($(SOURCE_TREE),solutions)
 all: $(addprefix solution,$(LAB_NUMS)) $(addprefix lab,$(LAB_NUMS))
+else
+all: $(addprefix lab,$(LAB_NUMS))
+endif
 
 help:
 	@echo "Targets:"
@@ -112,8 +118,8 @@ $(foreach d,$(LAB_DIRS),$(eval $(call LAB_RULES,$(call lab_num,$(d)),$(d))))
 # One binary holds every suite, so `make test` ends with one Criterion synthesis line.
 TEST_SRC := $(wildcard tests/cpu/*.c) $(wildcard tests/gpu/*.c)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.c.o)
-TEST_INCLUDES := $(addprefix -Isolutions/,$(LAB_DIRS)) -Itests
-SOLUTION_LIBS := $(foreach d,$(LAB_DIRS),$(call lab_lib_obj,solutions,$(d)))
+TEST_INCLUDES := $(addprefix -I$(SOURCE_TREE)/,$(LAB_DIRS)) -Itests
+SOLUTION_LIBS := $(foreach d,$(LAB_DIRS),$(call lab_lib_obj,$(SOURCE_TREE),$(d)))
 
 $(BUILD)/tests/kit_tests: $(TEST_OBJ) $(SOLUTION_LIBS) $(COMMON_OBJ)
 	$(NVCC) -arch=$(ARCH) -o $@ $^ -lcriterion $(LDLIBS)
