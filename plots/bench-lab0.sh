@@ -13,6 +13,6 @@ if command -v ncu >/dev/null 2>&1; then
     for v in copy float3-aos float3-smem float3-soa stride offset divergent warp-uniform; do
         echo "== $v"
         ncu --metrics "$metrics" --kernel-name regex:'^(?!copy_tail)' "$bin" --variant "$v" --n 2^22 \
-            --stride 4 --reps 1 --warmup 0 2>&1 | grep -E '^\s+[a-z_]+__|^\s+gpu__|^  [a-z_]+\(' || true
+            --stride 4 --reps 1 --warmup 0 2>&1 | grep -E '^ +[a-z0-9_]+__|^  [a-z_]+\(' || true
     done >"$out/lab0_ncu.txt"
 fi

@@ -2,8 +2,8 @@
 # lab0: useful bandwidth of every variant at n = 2^24 and 2^28 float3 records,
 # with the memcpy limit of the same run as dashed lines.
 call 'plots/style.gp' ARG1 ARG2
-rows(n) = sprintf("< awk -F, '$3 == %d && $2 != \"memcpy\" && $14 == \"PASS\"' '%s'", n, ARG1)
-limit(n) = sprintf("< awk -F, '$3 == %d && $2 == \"memcpy\"' '%s'", n, ARG1)
+rows(n) = sprintf("< awk -F, '$3 == %d && $2 != \"memcpy\" && $14 == \"PASS\"' '%s'", n, csv)
+limit(n) = sprintf("< awk -F, '$3 == %d && $2 == \"memcpy\"' '%s'", n, csv)
 stats limit(16777216) using col_gbs nooutput
 memcpy24 = STATS_max
 stats limit(268435456) using col_gbs nooutput

@@ -1,7 +1,7 @@
 # data: lab0.csv
 # lab0: useful bandwidth vs problem size for every variant, memcpy dashed.
 call 'plots/style.gp' ARG1 ARG2
-variant(v) = sprintf("< awk -F, '$2 == \"%s\" && $14 == \"PASS\"' '%s'", v, ARG1)
+variant(v) = sprintf("< awk -F, '$2 == \"%s\" && $14 == \"PASS\"' '%s'", v, csv)
 set title sprintf("lab0: bandwidth vs size (%s)", gpu)
 set xlabel "n (float3 records, 12 bytes each)"
 set ylabel "useful GB/s"

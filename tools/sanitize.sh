@@ -27,9 +27,13 @@ for v in $variants; do
     printf '%-24s' "$v"
     for t in "${tools[@]}"; do
         log=$logs/$name-$v-$t.log
-        if grep -q "ERROR SUMMARY: [1-9]" "$log"; then
+        # memcheck, synccheck, initcheck end with "ERROR SUMMARY: N errors",
+        # racecheck with "RACECHECK SUMMARY: N hazards displayed (E errors, W warnings)".
+        if grep -qE "ERROR SUMMARY: [1-9]|RACECHECK SUMMARY: .*\(([1-9][0-9]*) errors" "$log"; then
             result=ERRORS
-        elif ! grep -q "ERROR SUMMARY: 0" "$log"; then
+        elif grep -qE "RACECHECK SUMMARY: .*, [1-9][0-9]* warnings" "$log"; then
+            result=warnings
+        elif ! grep -qE "ERROR SUMMARY: 0|RACECHECK SUMMARY: 0 hazards" "$log"; then
             result=no-summary
         elif grep -qE "^(FAIL|ERROR) " "$log"; then
             result=wrong
