@@ -127,6 +127,7 @@ $(BUILD)/tests/kit_tests: $(TEST_OBJ) $(SOLUTION_LIBS) $(COMMON_OBJ)
 # Criterion forks a worker per test; GPU tests must not share the device: -j1.
 TEST_TIMEOUT ?= 1500
 test: all $(BUILD)/tests/kit_tests
+	@$(if $(HAVE_GPU),true,echo "no GPU visible (nvidia-smi): the GPU suites will be skipped; TEST_ARGS=--verbose shows each test's reason")
 	timeout $(TEST_TIMEOUT) $(BUILD)/tests/kit_tests -j1 --short-filename $(TEST_ARGS)
 
 LAB ?= 0
