@@ -1,0 +1,42 @@
+/* Step 3.3: a single pass. Each tile scans itself, then waits for its
+ * predecessor's inclusive prefix, adds its own total and publishes the result for
+ * its successor: the prefix is passed down the tiles like a baton.
+ *
+ * Tile ids come from an atomic ticket counter, not from blockIdx: a block only
+ * takes a ticket once it is running, so the tile it waits for belongs to a block
+ * that is already running too and will finish, whatever order the hardware
+ * starts blocks in. (With blockIdx, block 1000 could occupy the GPU spinning on
+ * block 999, which has not been scheduled: a deadlock the CUDA model permits.)
+ * The status entry packs flag and value together (lab3_tile.h), so one store
+ * publishes both and the reader needs no fence. The array is reset at the start
+ * of every launch (part of the measured time).
+ *
+ * What is slow: the waits form a chain through all tiles; each link costs a
+ * store and a load that travel through L2 (~1 us), so the scan cannot go faster
+ * than tiles x link latency, however fast the memory is. Expect: reads n and
+ * writes n like a copy, yet far slower at large n; the chart shows the chain. */
+#include "lab3_scan.cuh"
+
+#define CH_NT 256
+#define CH_VT 9
+#define CH_NV (CH_NT * CH_VT)
+
+template <typename T>
+__global__ void chained_scan(const T *in, T *out, size_t n, int exclusive, void *status)
+{
+    // TODO(Step 3.3): ticket -> tile id; scan the tile; thread 0 waits for P of tile-1, publishes P; add and store (about 31 lines)
+}
+
+template <typename T>
+static int chained(const lab3_scan_io *io, cudaStream_t stream)
+{
+    // TODO(Step 3.3): reset the ticket and status array (lab3_status_reset), then launch one block per tile (about 6 lines)
+    return KIT_TODO;
+}
+
+extern "C" int lab3_chained(const lab3_scan_io *io, cudaStream_t stream)
+{
+    if (io->n == 0)
+        return 0;
+    return io->type == LAB3_I32 ? chained<unsigned int>(io, stream) : chained<unsigned long long>(io, stream);
+}

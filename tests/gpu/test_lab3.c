@@ -1,0 +1,148 @@
+/* lab3's GPU suite: every scan variant and CUB, inclusive and exclusive, int32 and
+ * int64, at every size, each case run three times on the same buffers (a status
+ * array that is not reset between launches fails the second run); compaction
+ * (select-if in place, cub-select) at keep rates 0, 1, 50 and 100%.
+ * One suite per variant (lab3_v0 .. lab3_v5, lab3_cub, lab3_select, lab3_cub_select)
+ * so Criterion's --filter grades one step. */
+#include "kit_test.h"
+#include "lab3.h"
+
+#include <stdlib.h>
+
+#define REPEATS 3
+
+static size_t sizes[] = {
+    0, 1, 31, 32, 33, 1023, 1025,
+    LAB3_TUNED_NV_I32 - 1, LAB3_TUNED_NV_I32, LAB3_TUNED_NV_I32 + 1,
+    LAB3_TUNED_NV_I64 - 1, LAB3_TUNED_NV_I64, LAB3_TUNED_NV_I64 + 1,
+    (1u << 20) + 7, 1u << 24,
+};
+
+static const char *step_of(int v) { return v == LAB3_CUB ? "cub" : lab3_variants[v].info.step; }
+
+/* Every type x scan kind on one size, `repeats` checked runs each. */
+static void check_scan(int v, size_t n, int repeats)
+{
+    KIT_TEST_REQUIRE_GPU();
+    cr_assert(lt(int, v, lab3_variant_count));
+    for (int type = LAB3_I32; type <= LAB3_I64; type++) {
+        lab3_problem *p = lab3_problem_create(n, (lab3_type)type, 42 + n, 50);
+        for (int exclusive = 0; exclusive <= 1; exclusive++)
+            for (int r = 0; r < repeats; r++) {
+                char what[96];
+                snprintf(what, sizeof what, "n=%zu %s-%s run %d of %d", n, type == LAB3_I32 ? "i32" : "i64",
+                         exclusive ? "excl" : "incl", r + 1, repeats);
+                kit_test_expect_pass(lab3_problem_scan_case(p, v, exclusive), step_of(v), what);
+            }
+        lab3_problem_destroy(p);
+    }
+}
+
+/* 2^28 + 13 int64 values need ~4.3 GB on the device (and ~9 GB on the host). */
+static void check_huge(int v)
+{
+    KIT_TEST_REQUIRE_GPU();
+    size_t n = ((size_t)1 << 28) + 13;
+    size_t free_b = 0, total_b = 0;
+    if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess ||
+        lab3_device_bytes(n, LAB3_I64) + ((size_t)512 << 20) > free_b)
+        cr_skip_test("n = 2^28+13 does not fit in free device memory (%.1f GiB free)", free_b / 1073741824.0);
+    check_scan(v, n, 2);
+}
+
+#define LAB3_SUITE(V)                                                                   \
+    ParameterizedTestParameters(lab3_v##V, sizes)                                       \
+    {                                                                                   \
+        return cr_make_param_array(size_t, sizes, sizeof sizes / sizeof sizes[0]);      \
+    }                                                                                   \
+    ParameterizedTest(size_t *n, lab3_v##V, sizes) { check_scan(V, *n, REPEATS); }
+
+LAB3_SUITE(0)
+LAB3_SUITE(1)
+LAB3_SUITE(2)
+LAB3_SUITE(3)
+LAB3_SUITE(4)
+LAB3_SUITE(5)
+
+Test(lab3_v5, huge_2_28_plus_13) { check_huge(5); }
+
+ParameterizedTestParameters(lab3_cub, sizes)
+{
+    return cr_make_param_array(size_t, sizes, sizeof sizes / sizeof sizes[0]);
+}
+ParameterizedTest(size_t *n, lab3_cub, sizes) { check_scan(LAB3_CUB, *n, REPEATS); }
+Test(lab3_cub, huge_2_28_plus_13) { check_huge(LAB3_CUB); }
+
+/* The look-back counters (--stats) report something sensible for the look-back variants. */
+static void check_stats(int v)
+{
+    KIT_TEST_REQUIRE_GPU();
+    size_t n = (size_t)1 << 24;
+    lab3_problem *p = lab3_problem_create(n, LAB3_I32, 7, 50);
+    lab3_problem_enable_stats(p, 1);
+    kit_test_expect_pass(lab3_problem_scan_case(p, v, 1), lab3_variants[v].info.step, "n=2^24 with --stats");
+    unsigned long long st[LAB3_STAT_COUNT];
+    cr_assert(eq(int, lab3_problem_read_stats(p, st), 0));
+    cr_expect(gt(u64, st[LAB3_STAT_TILES], 0));
+    cr_expect(ge(u64, st[LAB3_STAT_DEPTH_SUM], st[LAB3_STAT_TILES]), "every tile inspects at least one predecessor");
+    cr_expect(ge(u64, st[LAB3_STAT_DEPTH_MAX], 1));
+    lab3_problem_destroy(p);
+}
+Test(lab3_v4, stats) { check_stats(4); }
+Test(lab3_v5, stats) { check_stats(5); }
+
+/* ---- compaction ---------------------------------------------------------------- */
+
+typedef struct {
+    size_t n;
+    uint32_t keep;
+} select_param;
+
+static select_param select_params[] = {
+    { 0, 50 }, { 1, 0 }, { 1, 100 }, { 33, 50 },
+    { LAB3_TUNED_NV_I32 - 1, 50 }, { LAB3_TUNED_NV_I32 + 1, 50 }, { LAB3_TUNED_NV_I64 + 1, 50 },
+    { (1u << 20) + 7, 0 }, { (1u << 20) + 7, 1 }, { (1u << 20) + 7, 50 }, { (1u << 20) + 7, 100 },
+    { 1u << 24, 0 }, { 1u << 24, 1 }, { 1u << 24, 50 }, { 1u << 24, 100 },
+};
+
+static void check_select(int use_cub, select_param prm)
+{
+    KIT_TEST_REQUIRE_GPU();
+    const char *step = use_cub ? "cub" : "3.6";
+    for (int type = LAB3_I32; type <= LAB3_I64; type++) {
+        lab3_problem *p = lab3_problem_create(prm.n, (lab3_type)type, 99 + prm.n, prm.keep);
+        kit_case c = lab3_problem_select_case(p, use_cub);
+        char what[96];
+        for (int r = 0; r < REPEATS; r++) {
+            snprintf(what, sizeof what, "n=%zu keep=%u%% %s run %d of %d%s", prm.n, prm.keep,
+                     type == LAB3_I32 ? "i32" : "i64", r + 1, REPEATS, use_cub ? "" : " (in place)");
+            kit_test_expect_pass(c, step, what);
+        }
+        /* The timed path: another run without prepare (select-if: from the input into the output). */
+        char why[512] = "";
+        int r = c.run(c.ctx, 0);
+        cr_assert(eq(int, r, 0), "rerun failed: %d", r);
+        cr_assert(eq(int, (int)cudaDeviceSynchronize(), 0));
+        cr_assert(eq(int, c.check(c.ctx, why, sizeof why), 0), "%s [n=%zu keep=%u%% timed path]: %s", c.variant,
+                  prm.n, prm.keep, why);
+        lab3_problem_destroy(p);
+    }
+}
+
+ParameterizedTestParameters(lab3_select, keep_rates)
+{
+    return cr_make_param_array(select_param, select_params, sizeof select_params / sizeof select_params[0]);
+}
+ParameterizedTest(select_param *prm, lab3_select, keep_rates) { check_select(0, *prm); }
+
+ParameterizedTestParameters(lab3_cub_select, keep_rates)
+{
+    return cr_make_param_array(select_param, select_params, sizeof select_params / sizeof select_params[0]);
+}
+ParameterizedTest(select_param *prm, lab3_cub_select, keep_rates) { check_select(1, *prm); }
+
+/* The table and the suites must not drift apart. */
+Test(lab3_table, one_suite_per_variant)
+{
+    cr_assert(eq(int, lab3_variant_count, 6));
+}
