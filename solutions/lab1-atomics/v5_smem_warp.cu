@@ -141,14 +141,14 @@ __global__ void scatter_add_smem_warp(const int *__restrict__ keys, const double
 
 /* Copies of the bins per block: one per warp (or per 2, 4, 8 warps) within 48 KB;
  * else one copy with the opt-in limit; 0: the bins do not fit. */
-static inline int copies_for(const lab1_io *io, size_t elem)
+[[maybe_unused]] static int copies_for(const lab1_io *io, size_t elem)
 {
     int copies = lab1_smem_copies(io->bins, elem, SW_WARPS, LAB1_SMEM_DEFAULT);
     return copies ? copies : lab1_smem_copies(io->bins, elem, 1, io->smem_optin);
 }
 
 /* Blocks for `work` units of SW_NT: at least one, at most SW_BLOCKS_PER_SM per SM. */
-static inline unsigned grid_for(const lab1_io *io, size_t work)
+[[maybe_unused]] static unsigned grid_for(const lab1_io *io, size_t work)
 {
     size_t blocks = kit_div_up(work, SW_NT), most = (size_t)SW_BLOCKS_PER_SM * (io->sms > 0 ? io->sms : 1);
     blocks = blocks < most ? blocks : most;

@@ -1,0 +1,187 @@
+/* lab1_problem.c: the data of one run (host copy, device buffers, CPU reference)
+ * and the kit_case of each variant: poison the bins, run, compare with the
+ * reference. */
+#include "lab1.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    lab1_problem *problem;
+    int variant; /* -1: the CUB row */
+    lab1_op op;
+} case_ctx;
+
+enum { MAX_CASES = 16 };
+
+struct lab1_problem {
+    size_t n, bins;
+    int with_values;
+    int *h_keys;
+    double *h_values;
+    /* Keys and values share one allocation, so the memcpy row of scatter-add can
+     * copy exactly the bytes the variants read. */
+    void *d_input, *d_copy;
+    size_t keys_bytes, input_bytes;
+    int *d_counts;
+    double *d_sums;
+    void *d_cub_temp;
+    size_t cub_temp_bytes;
+    int *ref_counts;
+    double *ref_sums, *ref_abs;
+    lab1_io io;
+    case_ctx ctx[LAB1_OPS][MAX_CASES];
+    case_ctx cub_ctx;
+};
+
+static size_t round_up(size_t x, size_t to) { return kit_div_up(x, to) * to; }
+
+size_t lab1_device_bytes(size_t n, size_t bins, int with_values)
+{
+    size_t keys = round_up(kit_mul_or_die(n, sizeof(int), "the keys"), 256);
+    size_t input = keys + (with_values ? kit_mul_or_die(n, sizeof(double), "the values") : 0);
+    /* input, its memcpy destination, both outputs, and room for CUB's temporary */
+    return 2 * input + bins * (sizeof(int) + sizeof(double)) + ((size_t)1 << 20);
+}
+
+lab1_problem *lab1_problem_create(size_t n, size_t bins, lab1_dist d, uint64_t seed, int with_values)
+{
+    kit_require_device_bytes(lab1_device_bytes(n, bins, with_values), "lab1");
+    lab1_problem *p = kit_host_alloc(sizeof *p, "the problem");
+    memset(p, 0, sizeof *p);
+    p->n = n;
+    p->bins = bins;
+    p->with_values = with_values;
+    p->keys_bytes = round_up(n * sizeof(int), 256);
+    p->input_bytes = p->keys_bytes + (with_values ? n * sizeof(double) : 0);
+
+    /* +1 element so that n == 0 still allocates something */
+    p->h_keys = kit_host_alloc((n + 1) * sizeof(int), "the keys");
+    lab1_generate_keys(p->h_keys, n, bins, d, seed);
+    p->ref_counts = kit_host_alloc(bins * sizeof(int), "the reference counts");
+    lab1_ref_histogram(p->h_keys, n, (int)bins, p->ref_counts);
+    if (with_values) {
+        p->h_values = kit_host_alloc((n + 1) * sizeof(double), "the values");
+        lab1_generate_values(p->h_values, n, seed);
+        p->ref_sums = kit_host_alloc(bins * sizeof(double), "the reference sums");
+        p->ref_abs = kit_host_alloc(bins * sizeof(double), "the reference |sums|");
+        lab1_ref_scatter_add(p->h_keys, p->h_values, n, (int)bins, p->ref_sums, p->ref_abs);
+    }
+
+    p->d_input = kit_device_alloc(p->input_bytes + 256, "the keys and values");
+    p->d_copy = kit_device_alloc(p->input_bytes + 256, "the memcpy destination");
+    p->d_counts = kit_device_alloc(bins * sizeof(int), "the counts");
+    p->d_sums = kit_device_alloc(bins * sizeof(double), "the sums");
+    double *d_values = (double *)((char *)p->d_input + p->keys_bytes);
+    if (KIT_CHECK(cudaMemcpy(p->d_input, p->h_keys, n * sizeof(int), cudaMemcpyHostToDevice)) ||
+        (with_values &&
+         KIT_CHECK(cudaMemcpy(d_values, p->h_values, n * sizeof(double), cudaMemcpyHostToDevice))))
+        kit_die(KIT_EXIT_USAGE, "cannot upload the lab1 input");
+
+    p->cub_temp_bytes = lab1_cub_temp_bytes(n, (int)bins);
+    p->d_cub_temp = kit_device_alloc(p->cub_temp_bytes ? p->cub_temp_bytes : 1, "CUB's temporary storage");
+
+    int dev = 0, sms = 0, optin = 0;
+    if (KIT_CHECK(cudaGetDevice(&dev)) ||
+        KIT_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) ||
+        KIT_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev)))
+        kit_die(KIT_EXIT_USAGE, "cannot query the device");
+    p->io = (lab1_io){ n, (int)bins, p->d_input, with_values ? d_values : NULL, p->d_counts, p->d_sums,
+                       sms, (size_t)optin };
+    return p;
+}
+
+void lab1_problem_destroy(lab1_problem *p)
+{
+    if (!p)
+        return;
+    cudaFree(p->d_input);
+    cudaFree(p->d_copy);
+    cudaFree(p->d_counts);
+    cudaFree(p->d_sums);
+    cudaFree(p->d_cub_temp);
+    free(p->h_keys);
+    free(p->h_values);
+    free(p->ref_counts);
+    free(p->ref_sums);
+    free(p->ref_abs);
+    free(p);
+}
+
+const lab1_io *lab1_problem_io(const lab1_problem *p) { return &p->io; }
+
+static int prepare(void *arg, cudaStream_t stream)
+{
+    case_ctx *c = arg;
+    lab1_problem *p = c->problem;
+    /* The launcher must clear its bins itself: poisoned bins catch one that does not. */
+    return c->op == LAB1_HISTOGRAM ? kit_poison(p->d_counts, p->bins * sizeof(int), stream)
+                                   : kit_poison(p->d_sums, p->bins * sizeof(double), stream);
+}
+
+static int run(void *arg, cudaStream_t stream)
+{
+    case_ctx *c = arg;
+    lab1_problem *p = c->problem;
+    if (c->variant < 0)
+        return lab1_cub_histogram(&p->io, p->d_cub_temp, p->cub_temp_bytes, stream);
+    const lab1_variant *v = &lab1_variants[c->variant];
+    return c->op == LAB1_HISTOGRAM ? v->histogram(&p->io, stream) : v->scatter_add(&p->io, stream);
+}
+
+static int check(void *arg, char *msg, size_t len)
+{
+    case_ctx *c = arg;
+    const lab1_problem *p = c->problem;
+    int bad;
+    if (c->op == LAB1_HISTOGRAM) {
+        int *got = kit_download(p->d_counts, p->bins * sizeof(int));
+        bad = kit_compare_i32(got, p->ref_counts, p->bins, msg, len);
+        free(got);
+    } else {
+        double *got = kit_download(p->d_sums, p->bins * sizeof(double));
+        bad = lab1_compare_sums(got, p->ref_sums, p->ref_counts, p->ref_abs, (int)p->bins, msg, len);
+        free(got);
+    }
+    return bad;
+}
+
+/* Useful bytes: every input element read once, every bin written once. */
+static double useful_bytes(const lab1_problem *p, lab1_op op)
+{
+    double per_key = op == LAB1_HISTOGRAM ? sizeof(int) : sizeof(int) + sizeof(double);
+    double per_bin = op == LAB1_HISTOGRAM ? sizeof(int) : sizeof(double);
+    return per_key * (double)p->n + per_bin * (double)p->bins;
+}
+
+kit_case lab1_problem_case(lab1_problem *p, int v, lab1_op op)
+{
+    if ((unsigned)op >= LAB1_OPS || v < 0 || v >= lab1_variant_count || v >= MAX_CASES ||
+        (op == LAB1_HISTOGRAM ? !lab1_variants[v].histogram : !lab1_variants[v].scatter_add) ||
+        (op == LAB1_SCATTER_ADD && !p->with_values))
+        kit_die(KIT_EXIT_USAGE, "lab1: no case for variant %d and operation %d", v, (int)op);
+    p->ctx[op][v] = (case_ctx){ p, v, op };
+    kit_case c = { lab1_variants[v].info.slug, prepare, run, check, &p->ctx[op][v],
+                   useful_bytes(p, op), (double)p->n };
+    return c;
+}
+
+kit_case lab1_problem_cub_case(lab1_problem *p)
+{
+    p->cub_ctx = (case_ctx){ p, -1, LAB1_HISTOGRAM };
+    kit_case c = { "cub", prepare, run, check, &p->cub_ctx, useful_bytes(p, LAB1_HISTOGRAM), (double)p->n };
+    return c;
+}
+
+void lab1_problem_copy_limit(lab1_problem *p, lab1_op op, kit_config *cfg)
+{
+    cfg->copy_src = p->d_input;
+    cfg->copy_dst = p->d_copy;
+    cfg->copy_bytes = op == LAB1_HISTOGRAM ? p->n * sizeof(int) : p->input_bytes;
+}
+
+int lab1_problem_smem_fits(const lab1_problem *p, lab1_op op)
+{
+    size_t elem = op == LAB1_HISTOGRAM ? sizeof(int) : sizeof(double);
+    return lab1_smem_copies(p->bins, elem, 1, p->io.smem_optin) > 0;
+}
