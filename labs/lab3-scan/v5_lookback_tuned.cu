@@ -24,6 +24,10 @@
 #include "lab3_scan.cuh"
 
 #define LT_NT LAB3_TUNED_NT
+#ifndef LT_LOAD /* tuning experiments: e.g. -DLT_LOAD=__ldcs -DLT_STORE=__stcs */
+#define LT_LOAD(p) (*(p))
+#define LT_STORE(p, v) (*(p) = (v))
+#endif
 
 template <typename T>
 struct tuned_shape {

@@ -24,6 +24,10 @@
 #include "lab3_scan.cuh"
 
 #define LT_NT LAB3_TUNED_NT
+#ifndef LT_LOAD /* tuning experiments: e.g. -DLT_LOAD=__ldcs -DLT_STORE=__stcs */
+#define LT_LOAD(p) (*(p))
+#define LT_STORE(p, v) (*(p) = (v))
+#endif
 
 template <typename T>
 struct tuned_shape {
@@ -52,7 +56,7 @@ static __device__ __forceinline__ void load_tile_wide(const T *in, size_t count,
         for (int k = 0; k < S::VEC_ITERS; k++) {
             int j = k * LT_NT + threadIdx.x;
             if (S::VECS % LT_NT == 0 || j < S::VECS)
-                r[k] = src[j];
+                r[k] = LT_LOAD(&src[j]);
         }
 #pragma unroll
         for (int k = 0; k < S::VEC_ITERS; k++) {
@@ -90,7 +94,7 @@ static __device__ __forceinline__ void store_tile_wide(T *out, size_t count, boo
         for (int k = 0; k < S::VEC_ITERS; k++) {
             int j = k * LT_NT + threadIdx.x;
             if (S::VECS % LT_NT == 0 || j < S::VECS)
-                dst[j] = ((const uint4 *)smem)[j];
+                LT_STORE(&dst[j], ((const uint4 *)smem)[j]);
         }
     } else {
 #pragma unroll
