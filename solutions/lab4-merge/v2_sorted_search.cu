@@ -1,0 +1,112 @@
+/* Step 4.2: vectorized sorted search, built exactly like the merge.
+ *
+ * Searching every a[i] in b with its own binary search costs O(A log B) and
+ * mostly cache misses. When the needles A are sorted too, the search is a merge
+ * in which nothing is written but the cursors: when the merge emits a[i], the B
+ * cursor is how many b come before it; when it emits b[j], the A cursor is how
+ * many a come before it. One pass gives the lower bound of every a in B, the
+ * upper bound of every b in A, and match flags both ways (compare with the
+ * neighbouring key of the other array). The tie rule picks the bound: A first
+ * gives lower bounds of A, B first gives upper bounds (the join needs both).
+ * Same two phases as step 4.1: Merge Path partitions, then VT serial steps per
+ * thread in shared memory, results staged in shared memory and stored coalesced.
+ * Expect: O(A + B) work; the rate of a merge that writes a little more (two
+ * bounds and two flags instead of one key per item). */
+#include "lab4.h"
+#include "lab4_tile.cuh"
+
+#ifndef LAB4_SEARCH_NT
+#define LAB4_SEARCH_NT 128
+#endif
+#ifndef LAB4_SEARCH_VT
+#define LAB4_SEARCH_VT 11
+#endif
+enum { NT = LAB4_SEARCH_NT, VT = LAB4_SEARCH_VT, NV = NT * VT };
+static_assert(NV >= LAB4_MIN_NV, "tiles smaller than the partition arrays allow");
+
+__global__ void __launch_bounds__(NT)
+search_tiles(const int32_t *__restrict__ a, int64_t a_count, const int32_t *__restrict__ b,
+             int64_t b_count, const int64_t *__restrict__ partitions, int upper,
+             int32_t *__restrict__ a_bound, int32_t *__restrict__ b_bound,
+             uint8_t *__restrict__ a_match, uint8_t *__restrict__ b_match)
+{
+    // BEGIN SOLUTION (Step 4.2): load the intervals, search each thread's diagonal, run lab4_serial_search, store A's and B's results coalesced
+    __shared__ int32_t keys[NV];
+    __shared__ int32_t bound_s[NV]; /* A results at [0, tile_a), B results after */
+    __shared__ uint8_t match_s[NV];
+    int64_t tile = blockIdx.x;
+    int64_t total = a_count + b_count;
+    int64_t d0 = tile * NV, d1 = d0 + NV < total ? d0 + NV : total;
+    int64_t a0 = partitions[tile], a1 = partitions[tile + 1];
+    int64_t b0 = d0 - a0, b1 = d1 - a1;
+    int tile_a = (int)(a1 - a0), tile_b = (int)(b1 - b0), tile_n = tile_a + tile_b;
+
+    lab4_load_tile<NT, VT>(a + a0, tile_a, b + b0, tile_b, keys);
+    /* The neighbours just outside the tile decide the flags of its edge items. */
+    lab4_halo halo;
+    halo.has_a_prev = a0 > 0;
+    halo.a_prev = a0 > 0 ? a[a0 - 1] : 0;
+    halo.has_b_next = b1 < b_count;
+    halo.b_next = b1 < b_count ? b[b1] : 0;
+    __syncthreads();
+
+    int diag = min((int)threadIdx.x * VT, tile_n);
+    int a_split = (int)lab4_merge_path_search(keys, tile_a, keys + tile_a, tile_b, diag, upper);
+    lab4_serial_search(keys, tile_a, tile_b, a_split, diag - a_split, min(VT, tile_n - diag), VT,
+                       upper, a0, b0, halo, bound_s, bound_s + tile_a,
+                       a_match ? match_s : NULL, b_match ? match_s + tile_a : NULL);
+    __syncthreads();
+
+    /* Tile item i is A's result i - or B's result i - tile_a: both runs land
+     * contiguously in global memory. */
+#pragma unroll
+    for (int k = 0; k < VT; k++) {
+        int i = threadIdx.x + k * NT;
+        if (i < tile_a) {
+            a_bound[a0 + i] = bound_s[i];
+            if (a_match)
+                a_match[a0 + i] = match_s[i];
+        } else if (i < tile_n) {
+            if (b_bound)
+                b_bound[b0 + i - tile_a] = bound_s[i];
+            if (b_match)
+                b_match[b0 + i - tile_a] = match_s[i];
+        }
+    }
+    // END SOLUTION
+}
+
+extern "C" int lab4_sorted_search_pass(const int32_t *a, size_t a_count, const int32_t *b,
+                                       size_t b_count, int upper, int32_t *a_bound,
+                                       int32_t *b_bound, uint8_t *a_match, uint8_t *b_match,
+                                       int64_t *partitions, cudaStream_t stream)
+{
+    int64_t total = (int64_t)(a_count + b_count);
+    if (total == 0)
+        return 0;
+    if (upper && (a_match || b_match))
+        return cudaErrorInvalidValue; /* flags come from the A-first pass only */
+    // BEGIN SOLUTION (Step 4.2): partitions with the tie rule of `upper`, then one block per tile
+    int64_t tiles = (int64_t)kit_div_up((size_t)total, NV);
+    lab4_merge_partitions<<<lab4_partition_blocks(tiles), 128, 0, stream>>>(
+        a, (int64_t)a_count, b, (int64_t)b_count, NV, upper, tiles, partitions);
+    if (int err = KIT_LAUNCH_CHECK())
+        return err;
+    search_tiles<<<(unsigned)tiles, NT, 0, stream>>>(a, (int64_t)a_count, b, (int64_t)b_count,
+                                                     partitions, upper, a_bound, b_bound, a_match,
+                                                     b_match);
+    return KIT_LAUNCH_CHECK();
+    // STUB: return KIT_TODO;
+    // END SOLUTION
+}
+
+extern "C" int lab4_sorted_search(const lab4_io *io, cudaStream_t stream)
+{
+    size_t total = io->a_count + io->b_count;
+    if (total == 0)
+        return 0;
+    if (kit_div_up(total, NV) + 1 > io->partition_capacity)
+        return cudaErrorInvalidValue;
+    return lab4_sorted_search_pass(io->a, io->a_count, io->b, io->b_count, 0, io->a_bound,
+                                   io->b_bound, io->a_match, io->b_match, io->partitions, stream);
+}

@@ -1,0 +1,66 @@
+/* Step 4.3: load-balancing search (LBS).
+ *
+ * N objects each produce a variable number of outputs (0 included); offsets is
+ * the exclusive scan of those counts. The LBS pairs every output k with the
+ * object that produced it, upper_bound(offsets, k) - 1, and its rank inside that
+ * object, k - offsets[object]. It is a sorted search of the counting sequence
+ * 0, 1, 2, ... in offsets, so it is built like the merge: a Merge Path partition
+ * over outputs + objects gives every tile exactly NV of them (a tile never
+ * overflows, however skewed the counts: one object with a million outputs and
+ * a million empty objects cost the same), then each thread walks VT steps.
+ * The join (step 4.4) uses the same tile routine, lab4_tile_lbs.
+ * Expect: the rate of a merge; outputs dominate the bytes. */
+#include "lab4.h"
+#include "lab4_tile.cuh"
+
+#ifndef LAB4_LBS_NT
+#define LAB4_LBS_NT 128
+#endif
+#ifndef LAB4_LBS_VT
+#define LAB4_LBS_VT 7
+#endif
+enum { NT = LAB4_LBS_NT, VT = LAB4_LBS_VT, NV = NT * VT };
+static_assert(NV >= LAB4_MIN_NV, "tiles smaller than the partition arrays allow");
+
+__global__ void __launch_bounds__(NT)
+lbs_tiles(const int64_t *__restrict__ offsets, int64_t obj_count, int64_t out_count,
+          const int64_t *__restrict__ partitions, int32_t *__restrict__ out_obj,
+          int32_t *__restrict__ out_rank)
+{
+    // BEGIN SOLUTION (Step 4.3): lab4_tile_lbs, then store each output's object and rank coalesced
+    __shared__ int64_t off_s[NV + 1];
+    __shared__ int32_t obj_s[NV];
+    lab4_lbs_range r = lab4_lbs_tile_range(partitions, blockIdx.x, NV, out_count, obj_count);
+    lab4_tile_lbs<NT, VT>(offsets, r, off_s, obj_s);
+    int tile_out = (int)(r.out_end - r.out_begin);
+#pragma unroll
+    for (int k = 0; k < VT; k++) {
+        int i = threadIdx.x + k * NT;
+        if (i < tile_out) {
+            int32_t obj = obj_s[i];
+            out_obj[r.out_begin + i] = obj;
+            out_rank[r.out_begin + i] = (int32_t)(r.out_begin + i - off_s[obj - r.obj_begin + 1]);
+        }
+    }
+    // END SOLUTION
+}
+
+extern "C" int lab4_load_balancing_search(const lab4_io *io, cudaStream_t stream)
+{
+    int64_t objs = (int64_t)io->obj_count, outs = (int64_t)io->out_count;
+    if (outs == 0)
+        return 0; /* nothing to pair (objects may exist, all empty) */
+    // BEGIN SOLUTION (Step 4.3): LBS partitions over outputs + objects, then one block per tile
+    int64_t tiles = (int64_t)kit_div_up((size_t)(outs + objs), NV);
+    if ((size_t)tiles + 1 > io->partition_capacity)
+        return cudaErrorInvalidValue;
+    lab4_lbs_partitions<<<lab4_partition_blocks(tiles), 128, 0, stream>>>(io->offsets, objs, outs, NV,
+                                                                         tiles, io->partitions);
+    if (int err = KIT_LAUNCH_CHECK())
+        return err;
+    lbs_tiles<<<(unsigned)tiles, NT, 0, stream>>>(io->offsets, objs, outs, io->partitions,
+                                                  io->lbs_obj, io->lbs_rank);
+    return KIT_LAUNCH_CHECK();
+    // STUB: return KIT_TODO;
+    // END SOLUTION
+}

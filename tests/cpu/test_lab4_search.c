@@ -1,0 +1,560 @@
+/* CPU suite for lab4's shared logic (lab4_search.h, compiled here as plain C) and
+ * its CPU reference: every search against brute force, then a host emulation of
+ * each tiled kernel (partition kernel, per-thread search, serial loop, exactly as
+ * the kernels call them) against the reference, at tile sizes small enough that
+ * every edge case spans many tiles. No GPU needed. */
+#include "kit_test.h"
+#include "lab4.h"
+#include "lab4_search.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- data --------------------------------------------------------------------- */
+
+static int cmp_i32(const void *x, const void *y)
+{
+    int32_t a = *(const int32_t *)x, b = *(const int32_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* count sorted keys in [0, range) (range 1: all equal). */
+static int32_t *sorted_keys(size_t count, int32_t range, uint64_t seed)
+{
+    int32_t *k = malloc((count ? count : 1) * sizeof(int32_t));
+    for (size_t i = 0; i < count; i++)
+        k[i] = (int32_t)kit_rand_range(seed, i, 0, range - 1);
+    qsort(k, count, sizeof(int32_t), cmp_i32);
+    return k;
+}
+
+/* The shapes every test runs: empty sides, one item, all keys equal, one side
+ * much longer, many duplicates, few duplicates. */
+typedef struct {
+    size_t na, nb;
+    int32_t range;
+} shape;
+static const shape shapes[] = {
+    { 0, 0, 10 },   { 0, 7, 10 },   { 7, 0, 10 },    { 1, 1, 1 },     { 1, 50, 10 },
+    { 50, 1, 10 },  { 40, 40, 1 },  { 3, 200, 20 },  { 200, 3, 20 },  { 100, 100, 5 },
+    { 97, 131, 1000 }, { 64, 64, 64 }, { 250, 250, 3 }, { 1, 300, 1 }, { 300, 1, 1 },
+};
+#define NSHAPES (sizeof shapes / sizeof shapes[0])
+/* Tile shapes (NT, VT) for the emulations: tiny, odd, and the real ones. */
+static const int tiles[][2] = { { 1, 1 }, { 2, 3 }, { 4, 3 }, { 3, 5 }, { 8, 7 }, { 128, 11 } };
+#define NTILES (sizeof tiles / sizeof tiles[0])
+
+/* ---- brute force ---------------------------------------------------------------- */
+
+/* Walk the merge diag steps; how many came from A. */
+static int64_t brute_split(const int32_t *a, int64_t na, const int32_t *b, int64_t nb, int64_t diag,
+                           int b_first)
+{
+    int64_t i = 0, j = 0;
+    for (int64_t k = 0; k < diag; k++) {
+        int take_a = j >= nb || (i < na && (b_first ? a[i] < b[j] : a[i] <= b[j]));
+        if (take_a)
+            i++;
+        else
+            j++;
+    }
+    return i;
+}
+
+Test(lab4_search, bounds_match_brute_force)
+{
+    for (size_t s = 0; s < NSHAPES; s++) {
+        int32_t *b = sorted_keys(shapes[s].nb, shapes[s].range, 10 + s);
+        for (int32_t key = -1; key <= shapes[s].range; key++) {
+            int64_t lo = 0, up = 0;
+            for (size_t j = 0; j < shapes[s].nb; j++) {
+                lo += b[j] < key;
+                up += b[j] <= key;
+            }
+            cr_assert(eq(i64, lab4_lower_bound(b, (int64_t)shapes[s].nb, key), lo));
+            cr_assert(eq(i64, lab4_upper_bound(b, (int64_t)shapes[s].nb, key), up));
+        }
+        free(b);
+    }
+}
+
+Test(lab4_search, merge_path_search_every_diagonal_both_tie_rules)
+{
+    for (size_t s = 0; s < NSHAPES; s++) {
+        int64_t na = (int64_t)shapes[s].na, nb = (int64_t)shapes[s].nb;
+        int32_t *a = sorted_keys((size_t)na, shapes[s].range, 20 + s);
+        int32_t *b = sorted_keys((size_t)nb, shapes[s].range, 30 + s);
+        for (int b_first = 0; b_first <= 1; b_first++)
+            for (int64_t d = 0; d <= na + nb; d++)
+                cr_assert(eq(i64, lab4_merge_path_search(a, na, b, nb, d, b_first),
+                             brute_split(a, na, b, nb, d, b_first)),
+                          "shape %zu (|A|=%lld |B|=%lld) diag %lld b_first %d", s, (long long)na,
+                          (long long)nb, (long long)d, b_first);
+        free(a);
+        free(b);
+    }
+}
+
+/* Stability is visible in the split: with all keys equal, A first puts every A
+ * item before any B item; B first the opposite. */
+Test(lab4_search, merge_path_search_ties)
+{
+    int32_t a[5] = { 7, 7, 7, 7, 7 }, b[3] = { 7, 7, 7 };
+    for (int64_t d = 0; d <= 8; d++) {
+        cr_assert(eq(i64, lab4_merge_path_search(a, 5, b, 3, d, 0), d < 5 ? d : 5));
+        cr_assert(eq(i64, lab4_merge_path_search(a, 5, b, 3, d, 1), d > 3 ? d - 3 : 0));
+    }
+}
+
+Test(lab4_search, lbs_path_search_every_diagonal)
+{
+    /* counts 0, 3, 0, 0, 5, 1, 0: empty objects at both ends and in the middle */
+    int64_t off[] = { 0, 0, 3, 3, 3, 8, 9, 9 };
+    int64_t objs = 7, outs = 9;
+    for (int64_t d = 0; d <= objs + outs; d++) {
+        /* brute force: merge the counting sequence with off, B first on ties */
+        int64_t k = 0, j = 0;
+        for (int64_t step = 0; step < d; step++) {
+            if (j < objs && (k >= outs || off[j] <= k))
+                j++;
+            else
+                k++;
+        }
+        cr_assert(eq(i64, lab4_lbs_path_search(0, outs, off, objs, d), k), "diag %lld", (long long)d);
+    }
+}
+
+/* ---- emulations of the tiled kernels ------------------------------------------- */
+
+/* v1: the partition kernel, then per tile and thread the search and serial merge. */
+static void emulate_merge(const int32_t *a, int64_t na, const int32_t *b, int64_t nb, int nt, int vt,
+                          int32_t *out)
+{
+    int64_t nv = (int64_t)nt * vt, total = na + nb, ntiles = (total + nv - 1) / nv;
+    int32_t *keys = malloc((size_t)nv * sizeof(int32_t));
+    int32_t reg[64];
+    for (int64_t t = 0; t < ntiles; t++) {
+        int64_t d0 = t * nv, d1 = d0 + nv < total ? d0 + nv : total;
+        int64_t a0 = lab4_merge_path_search(a, na, b, nb, d0, 0);
+        int64_t a1 = lab4_merge_path_search(a, na, b, nb, d1, 0);
+        int64_t b0 = d0 - a0;
+        int tile_a = (int)(a1 - a0), tile_n = (int)(d1 - d0), tile_b = tile_n - tile_a;
+        for (int i = 0; i < tile_n; i++)
+            keys[i] = i < tile_a ? a[a0 + i] : b[b0 + i - tile_a];
+        for (int tid = 0; tid < nt; tid++) {
+            int diag = tid * vt < tile_n ? tid * vt : tile_n;
+            int as = (int)lab4_merge_path_search(keys, tile_a, keys + tile_a, tile_b, diag, 0);
+            int count = vt < tile_n - diag ? vt : tile_n - diag;
+            for (int i = 0; i < 64; i++)
+                reg[i] = 0x7eadbeef;
+            lab4_serial_merge(keys, as, tile_a, tile_a + diag - as, tile_n, count, vt, reg);
+            for (int i = 0; i < count; i++)
+                out[d0 + diag + i] = reg[i];
+            for (int i = count; i < vt; i++)
+                cr_assert(eq(i32, reg[i], 0x7eadbeef), "serial merge wrote past count");
+        }
+    }
+    free(keys);
+}
+
+Test(lab4_emulate, merge_path_kernel_equals_reference)
+{
+    for (size_t s = 0; s < NSHAPES; s++) {
+        int64_t na = (int64_t)shapes[s].na, nb = (int64_t)shapes[s].nb;
+        int32_t *a = sorted_keys((size_t)na, shapes[s].range, 40 + s);
+        int32_t *b = sorted_keys((size_t)nb, shapes[s].range, 50 + s);
+        int32_t *ref = malloc((size_t)(na + nb + 1) * sizeof(int32_t));
+        int32_t *got = malloc((size_t)(na + nb + 1) * sizeof(int32_t));
+        lab4_ref_merge(a, (size_t)na, b, (size_t)nb, ref);
+        for (size_t t = 0; t < NTILES; t++) {
+            memset(got, 0xA5, (size_t)(na + nb + 1) * sizeof(int32_t));
+            emulate_merge(a, na, b, nb, tiles[t][0], tiles[t][1], got);
+            char msg[256];
+            cr_assert(eq(int, kit_compare_i32(got, ref, (size_t)(na + nb), msg, sizeof msg), 0),
+                      "shape %zu, NT=%d VT=%d: %s", s, tiles[t][0], tiles[t][1], msg);
+        }
+        free(a);
+        free(b);
+        free(ref);
+        free(got);
+    }
+}
+
+/* v2: the sorted-search kernel (halo, shared result slots, coalesced store). */
+static void emulate_search(const int32_t *a, int64_t na, const int32_t *b, int64_t nb, int nt, int vt,
+                           int upper, int32_t *a_bound, int32_t *b_bound, uint8_t *a_match,
+                           uint8_t *b_match)
+{
+    int64_t nv = (int64_t)nt * vt, total = na + nb, ntiles = (total + nv - 1) / nv;
+    int32_t *keys = malloc((size_t)nv * sizeof(int32_t)), *bound_s = malloc((size_t)nv * sizeof(int32_t));
+    uint8_t *match_s = malloc((size_t)nv);
+    for (int64_t t = 0; t < ntiles; t++) {
+        int64_t d0 = t * nv, d1 = d0 + nv < total ? d0 + nv : total;
+        int64_t a0 = lab4_merge_path_search(a, na, b, nb, d0, upper);
+        int64_t a1 = lab4_merge_path_search(a, na, b, nb, d1, upper);
+        int64_t b0 = d0 - a0, b1 = d1 - a1;
+        int tile_a = (int)(a1 - a0), tile_n = (int)(d1 - d0), tile_b = tile_n - tile_a;
+        for (int i = 0; i < tile_n; i++)
+            keys[i] = i < tile_a ? a[a0 + i] : b[b0 + i - tile_a];
+        lab4_halo halo = { a0 > 0, b1 < nb, a0 > 0 ? a[a0 - 1] : 0, b1 < nb ? b[b1] : 0 };
+        memset(bound_s, 0xA5, (size_t)nv * sizeof(int32_t));
+        memset(match_s, 0xA5, (size_t)nv);
+        for (int tid = 0; tid < nt; tid++) {
+            int diag = tid * vt < tile_n ? tid * vt : tile_n;
+            int as = (int)lab4_merge_path_search(keys, tile_a, keys + tile_a, tile_b, diag, upper);
+            int count = vt < tile_n - diag ? vt : tile_n - diag;
+            lab4_serial_search(keys, tile_a, tile_b, as, diag - as, count, vt, upper, a0, b0, halo,
+                               bound_s, bound_s + tile_a, a_match ? match_s : NULL,
+                               b_match ? match_s + tile_a : NULL);
+        }
+        for (int i = 0; i < tile_n; i++) {
+            if (i < tile_a) {
+                a_bound[a0 + i] = bound_s[i];
+                if (a_match)
+                    a_match[a0 + i] = match_s[i];
+            } else {
+                b_bound[b0 + i - tile_a] = bound_s[i];
+                if (b_match)
+                    b_match[b0 + i - tile_a] = match_s[i];
+            }
+        }
+    }
+    free(keys);
+    free(bound_s);
+    free(match_s);
+}
+
+Test(lab4_emulate, sorted_search_kernel_equals_reference)
+{
+    for (size_t s = 0; s < NSHAPES; s++) {
+        size_t na = shapes[s].na, nb = shapes[s].nb;
+        int32_t *a = sorted_keys(na, shapes[s].range, 60 + s);
+        int32_t *b = sorted_keys(nb, shapes[s].range, 70 + s);
+        int32_t *ra = malloc((na + 1) * 4), *rb = malloc((nb + 1) * 4);
+        int32_t *ga = malloc((na + 1) * 4), *gb = malloc((nb + 1) * 4);
+        uint8_t *rma = malloc(na + 1), *rmb = malloc(nb + 1), *gma = malloc(na + 1), *gmb = malloc(nb + 1);
+        lab4_ref_search(a, na, b, nb, ra, rb, rma, rmb);
+        for (size_t t = 0; t < NTILES; t++) {
+            int nt = tiles[t][0], vt = tiles[t][1];
+            memset(ga, 0xA5, (na + 1) * 4);
+            memset(gb, 0xA5, (nb + 1) * 4);
+            memset(gma, 0xA5, na + 1);
+            memset(gmb, 0xA5, nb + 1);
+            emulate_search(a, (int64_t)na, b, (int64_t)nb, nt, vt, 0, ga, gb, gma, gmb);
+            for (size_t i = 0; i < na; i++) {
+                cr_assert(eq(i32, ga[i], ra[i]), "shape %zu NT=%d VT=%d: lower bound of a[%zu]", s, nt, vt, i);
+                cr_assert(eq(u8, gma[i], rma[i]), "shape %zu NT=%d VT=%d: a_match[%zu]", s, nt, vt, i);
+            }
+            for (size_t j = 0; j < nb; j++) {
+                cr_assert(eq(i32, gb[j], rb[j]), "shape %zu NT=%d VT=%d: upper bound of b[%zu]", s, nt, vt, j);
+                cr_assert(eq(u8, gmb[j], rmb[j]), "shape %zu NT=%d VT=%d: b_match[%zu]", s, nt, vt, j);
+            }
+            /* B first: upper bounds of A in B, lower bounds of B in A */
+            emulate_search(a, (int64_t)na, b, (int64_t)nb, nt, vt, 1, ga, gb, NULL, NULL);
+            for (size_t i = 0; i < na; i++)
+                cr_assert(eq(i64, (int64_t)ga[i], lab4_upper_bound(b, (int64_t)nb, a[i])),
+                          "shape %zu NT=%d VT=%d: upper bound of a[%zu]", s, nt, vt, i);
+            for (size_t j = 0; j < nb; j++)
+                cr_assert(eq(i64, (int64_t)gb[j], lab4_lower_bound(a, (int64_t)na, b[j])),
+                          "shape %zu NT=%d VT=%d: lower bound of b[%zu]", s, nt, vt, j);
+        }
+        free(a); free(b); free(ra); free(rb); free(ga); free(gb);
+        free(rma); free(rmb); free(gma); free(gmb);
+    }
+}
+
+/* v3 and the join's expand: the LBS tile routine (lab4_tile_lbs) on the host. */
+static void emulate_lbs(const int64_t *offsets, int64_t objs, int nt, int vt, int32_t *obj,
+                        int32_t *rank)
+{
+    int64_t outs = offsets[objs], nv = (int64_t)nt * vt, total = outs + objs;
+    int64_t ntiles = (total + nv - 1) / nv;
+    int64_t *off_s = malloc((size_t)(nv + 1) * sizeof(int64_t));
+    int32_t *obj_s = malloc((size_t)nv * sizeof(int32_t));
+    for (int64_t t = 0; t < ntiles; t++) {
+        int64_t d0 = t * nv, d1 = d0 + nv < total ? d0 + nv : total;
+        int64_t out_begin = lab4_lbs_path_search(0, outs, offsets, objs, d0);
+        int64_t out_end = lab4_lbs_path_search(0, outs, offsets, objs, d1);
+        int64_t obj_begin = d0 - out_begin, obj_end = d1 - out_end;
+        int tile_objs = (int)(obj_end - obj_begin), tile_n = (int)(d1 - d0);
+        for (int i = 0; i <= tile_objs; i++)
+            off_s[i] = obj_begin - 1 + i >= 0 ? offsets[obj_begin - 1 + i] : 0;
+        for (int tid = 0; tid < nt; tid++) {
+            int diag = tid * vt < tile_n ? tid * vt : tile_n;
+            int64_t split = lab4_lbs_path_search(out_begin, out_end - out_begin, off_s + 1, tile_objs, diag);
+            int count = vt < tile_n - diag ? vt : tile_n - diag;
+            lab4_serial_lbs(off_s + 1, obj_begin, obj_end, out_begin, out_begin + split,
+                            obj_begin + diag - split, count, vt, obj_s);
+        }
+        for (int64_t k = out_begin; k < out_end; k++) {
+            int32_t o = obj_s[k - out_begin];
+            cr_assert(o >= obj_begin - 1 && o < obj_end, "object %d outside the tile", o);
+            obj[k] = o;
+            rank[k] = (int32_t)(k - off_s[o - obj_begin + 1]);
+        }
+    }
+    free(off_s);
+    free(obj_s);
+}
+
+static void check_lbs(const int64_t *offsets, int64_t objs, const char *what)
+{
+    int64_t outs = offsets[objs];
+    int32_t *ro = malloc((size_t)(outs + 1) * 4), *rr = malloc((size_t)(outs + 1) * 4);
+    int32_t *go = malloc((size_t)(outs + 1) * 4), *gr = malloc((size_t)(outs + 1) * 4);
+    lab4_ref_lbs(offsets, (size_t)objs, ro, rr);
+    for (size_t t = 0; t < NTILES; t++) {
+        memset(go, 0xA5, (size_t)(outs + 1) * 4);
+        memset(gr, 0xA5, (size_t)(outs + 1) * 4);
+        emulate_lbs(offsets, objs, tiles[t][0], tiles[t][1], go, gr);
+        char msg[256];
+        cr_assert(eq(int, kit_compare_i32(go, ro, (size_t)outs, msg, sizeof msg), 0), "%s NT=%d VT=%d objects: %s",
+                  what, tiles[t][0], tiles[t][1], msg);
+        cr_assert(eq(int, kit_compare_i32(gr, rr, (size_t)outs, msg, sizeof msg), 0), "%s NT=%d VT=%d ranks: %s",
+                  what, tiles[t][0], tiles[t][1], msg);
+    }
+    free(ro); free(rr); free(go); free(gr);
+}
+
+Test(lab4_emulate, load_balancing_search_equals_reference)
+{
+    enum { OBJS = 300 };
+    int64_t off[OBJS + 1];
+    /* random counts 0..6 */
+    off[0] = 0;
+    for (int j = 0; j < OBJS; j++)
+        off[j + 1] = off[j] + kit_rand_range(5, (uint64_t)j, 0, 6);
+    check_lbs(off, OBJS, "random counts");
+    /* every object empty but one huge one in the middle */
+    for (int j = 0; j <= OBJS; j++)
+        off[j] = j <= 150 ? 0 : 5000;
+    check_lbs(off, OBJS, "one huge object");
+    /* all empty: no outputs */
+    for (int j = 0; j <= OBJS; j++)
+        off[j] = 0;
+    check_lbs(off, OBJS, "all empty");
+    /* one output each, and a single object */
+    for (int j = 0; j <= OBJS; j++)
+        off[j] = j;
+    check_lbs(off, OBJS, "one each");
+    int64_t single[2] = { 0, 777 };
+    check_lbs(single, 1, "single object");
+    int64_t empty_last[4] = { 0, 2, 5, 5 };
+    check_lbs(empty_last, 3, "empty last object");
+}
+
+/* The join on the host: bounds, counts (lab4_join_count), a scan, the LBS
+ * emulation and lab4_join_row, as v4 composes them. Returns the row count and
+ * writes at most cap rows. */
+static size_t emulate_join(const int32_t *a, size_t na, const int32_t *b, size_t nb, lab4_join_type type,
+                           int nt, int vt, int32_t *out_a, int32_t *out_b, size_t cap)
+{
+    int keep_a = type == LAB4_LEFT || type == LAB4_OUTER;
+    int keep_b = type == LAB4_RIGHT || type == LAB4_OUTER;
+    size_t objs = na + nb;
+    int32_t *lower = malloc((na + 1) * 4), *upper = malloc((na + 1) * 4), *first = malloc((na + 1) * 4);
+    int32_t *b_up = malloc((nb + 1) * 4);
+    uint8_t *a_match = malloc(na + 1), *b_match = malloc(nb + 1);
+    int64_t *off = malloc((objs + 1) * sizeof(int64_t));
+    emulate_search(a, (int64_t)na, b, (int64_t)nb, nt, vt, 0, lower, b_up, a_match, b_match);
+    emulate_search(a, (int64_t)na, b, (int64_t)nb, nt, vt, 1, upper, b_up, NULL, NULL);
+    off[0] = 0;
+    for (size_t j = 0; j < objs; j++) {
+        int64_t c;
+        if (j < na) {
+            c = lab4_join_count(1, upper[j] - lower[j], 0, keep_a, keep_b);
+            first[j] = upper[j] > lower[j] ? lower[j] : -1;
+        } else
+            c = lab4_join_count(0, 0, b_match[j - na], keep_a, keep_b);
+        off[j + 1] = off[j] + c;
+    }
+    size_t rows = (size_t)off[objs];
+    if (rows <= cap && rows > 0) {
+        int32_t *obj = malloc(rows * 4), *rank = malloc(rows * 4);
+        emulate_lbs(off, (int64_t)objs, nt, vt, obj, rank);
+        for (size_t k = 0; k < rows; k++)
+            lab4_join_row(obj[k], rank[k], (int64_t)na, obj[k] < (int64_t)na ? first[obj[k]] : -1, &out_a[k],
+                          &out_b[k]);
+        free(obj);
+        free(rank);
+    }
+    free(lower); free(upper); free(first); free(b_up); free(a_match); free(b_match); free(off);
+    return rows;
+}
+
+/* The seed's example (Baxter, "Turning the Crank", the relational join slide),
+ * typed in as the seed shows it: keys are letters, "E2" is the third E of its
+ * table, "---" the missing side. This is the spec, not output of our code. */
+static const char seed_a[] = "AABEEEEFFGHHJJMM";
+static const char seed_b[] = "AABBBCCFGGHILL";
+typedef struct {
+    int a_index;
+    const char *a_key, *b_key;
+    int b_index;
+    const char *type;
+} seed_row;
+static const seed_row seed_rows[26] = {
+    { 0, "A0", "A0", 0, "inner" },   { 0, "A0", "A1", 1, "inner" },  { 1, "A1", "A0", 0, "inner" },
+    { 1, "A1", "A1", 1, "inner" },   { 2, "B0", "B0", 2, "inner" },  { 2, "B0", "B1", 3, "inner" },
+    { 2, "B0", "B2", 4, "inner" },   { 3, "E0", "---", -1, "left" }, { 4, "E1", "---", -1, "left" },
+    { 5, "E2", "---", -1, "left" },  { 6, "E3", "---", -1, "left" }, { 7, "F0", "F0", 7, "inner" },
+    { 8, "F1", "F0", 7, "inner" },   { 9, "G0", "G0", 8, "inner" },  { 9, "G0", "G1", 9, "inner" },
+    { 10, "H0", "H0", 10, "inner" }, { 11, "H1", "H0", 10, "inner" }, { 12, "J0", "---", -1, "left" },
+    { 13, "J1", "---", -1, "left" }, { 14, "M0", "---", -1, "left" }, { 15, "M1", "---", -1, "left" },
+    { -1, "---", "C0", 5, "right" }, { -1, "---", "C1", 6, "right" }, { -1, "---", "I0", 11, "right" },
+    { -1, "---", "L0", 12, "right" }, { -1, "---", "L1", 13, "right" },
+};
+
+static void seed_tables(int32_t *a, int32_t *b)
+{
+    for (int i = 0; i < 16; i++)
+        a[i] = seed_a[i];
+    for (int j = 0; j < 14; j++)
+        b[j] = seed_b[j];
+}
+
+/* Our transcription of the seed's table is self-consistent: the key labels name
+ * the rows of the tables, and the type follows from which side is missing. */
+Test(lab4_join_seed, transcription_is_consistent)
+{
+    for (int r = 0; r < 26; r++) {
+        const seed_row *s = &seed_rows[r];
+        if (s->a_index >= 0)
+            cr_assert(eq(chr, s->a_key[0], seed_a[s->a_index]), "row %d", r);
+        if (s->b_index >= 0)
+            cr_assert(eq(chr, s->b_key[0], seed_b[s->b_index]), "row %d", r);
+        const char *type = s->a_index < 0 ? "right" : s->b_index < 0 ? "left" : "inner";
+        cr_assert(eq(str, (char *)s->type, (char *)type), "row %d", r);
+    }
+}
+
+/* Rows of the seed's table that a join type keeps, in the seed's order. */
+static size_t seed_expected(lab4_join_type type, int32_t *ea, int32_t *eb)
+{
+    size_t n = 0;
+    for (int r = 0; r < 26; r++) {
+        const char *t = seed_rows[r].type;
+        int keep = !strcmp(t, "inner") || (!strcmp(t, "left") && (type == LAB4_LEFT || type == LAB4_OUTER)) ||
+                   (!strcmp(t, "right") && (type == LAB4_RIGHT || type == LAB4_OUTER));
+        if (keep) {
+            ea[n] = seed_rows[r].a_index;
+            eb[n] = seed_rows[r].b_index;
+            n++;
+        }
+    }
+    return n;
+}
+
+Test(lab4_join_seed, reference_and_emulation_reproduce_the_seed_table)
+{
+    int32_t a[16], b[14], ea[26], eb[26], ga[32], gb[32];
+    seed_tables(a, b);
+    static const size_t seed_counts[4] = { 13, 21, 18, 26 }; /* inner, left, right, outer */
+    for (lab4_join_type t = LAB4_INNER; t <= LAB4_OUTER; t++) {
+        size_t n = seed_expected(t, ea, eb);
+        cr_assert(eq(sz, n, seed_counts[t]));
+        cr_assert(eq(sz, lab4_ref_join_rows(a, 16, b, 14, t), n), "%s join rows", lab4_join_name(t));
+        lab4_ref_join(a, 16, b, 14, t, ga, gb, n);
+        for (size_t r = 0; r < n; r++) {
+            cr_assert(eq(i32, ga[r], ea[r]), "%s join, reference, row %zu: a_index", lab4_join_name(t), r);
+            cr_assert(eq(i32, gb[r], eb[r]), "%s join, reference, row %zu: b_index", lab4_join_name(t), r);
+        }
+        for (size_t tl = 0; tl < NTILES; tl++) {
+            memset(ga, 0xA5, sizeof ga);
+            memset(gb, 0xA5, sizeof gb);
+            size_t rows = emulate_join(a, 16, b, 14, t, tiles[tl][0], tiles[tl][1], ga, gb, 32);
+            cr_assert(eq(sz, rows, n));
+            for (size_t r = 0; r < n; r++) {
+                cr_assert(eq(i32, ga[r], ea[r]), "%s join, emulation NT=%d VT=%d, row %zu: a_index",
+                          lab4_join_name(t), tiles[tl][0], tiles[tl][1], r);
+                cr_assert(eq(i32, gb[r], eb[r]), "%s join, emulation NT=%d VT=%d, row %zu: b_index",
+                          lab4_join_name(t), tiles[tl][0], tiles[tl][1], r);
+            }
+        }
+    }
+}
+
+Test(lab4_emulate, join_equals_hash_join_reference)
+{
+    static const int dups_levels[] = { 1, 2, 4 };
+    for (size_t s = 0; s < NSHAPES; s++)
+        for (int d = 0; d < 3; d++) {
+            size_t na = shapes[s].na, nb = shapes[s].nb;
+            int32_t *a = malloc((na + 1) * 4), *b = malloc((nb + 1) * 4);
+            if (shapes[s].range == 1) { /* all keys equal: every pair matches */
+                for (size_t i = 0; i < na; i++) a[i] = 3;
+                for (size_t j = 0; j < nb; j++) b[j] = 3;
+            } else {
+                lab4_make_table(a, na, dups_levels[d], 80 + s);
+                lab4_make_table(b, nb, dups_levels[d], 90 + s);
+            }
+            for (lab4_join_type t = LAB4_INNER; t <= LAB4_OUTER; t++) {
+                size_t rows = lab4_ref_join_rows(a, na, b, nb, t);
+                int32_t *ra = malloc((rows + 1) * 4), *rb = malloc((rows + 1) * 4);
+                int32_t *ga = malloc((rows + 1) * 4), *gb = malloc((rows + 1) * 4);
+                lab4_ref_join(a, na, b, nb, t, ra, rb, rows);
+                for (size_t tl = 0; tl < NTILES; tl += 2) {
+                    size_t got = emulate_join(a, na, b, nb, t, tiles[tl][0], tiles[tl][1], ga, gb, rows);
+                    cr_assert(eq(sz, got, rows), "shape %zu dups %d %s", s, dups_levels[d], lab4_join_name(t));
+                    char msg[256];
+                    cr_assert(eq(int, kit_compare_i32(ga, ra, rows, msg, sizeof msg), 0), "shape %zu dups %d %s a: %s",
+                              s, dups_levels[d], lab4_join_name(t), msg);
+                    cr_assert(eq(int, kit_compare_i32(gb, rb, rows, msg, sizeof msg), 0), "shape %zu dups %d %s b: %s",
+                              s, dups_levels[d], lab4_join_name(t), msg);
+                }
+                free(ra); free(rb); free(ga); free(gb);
+            }
+            free(a);
+            free(b);
+        }
+}
+
+/* The row count is exact past 2^32 and computed without building the rows. */
+Test(lab4_join_ref, all_equal_keys_count_without_overflow)
+{
+    size_t n = 70000;
+    int32_t *a = malloc(n * 4);
+    for (size_t i = 0; i < n; i++)
+        a[i] = 5;
+    cr_assert(eq(sz, lab4_ref_join_rows(a, n, a, n, LAB4_INNER), n * n));
+    cr_assert(gt(sz, n * n, LAB4_JOIN_MAX_ROWS));
+    free(a);
+}
+
+/* ---- generators ---------------------------------------------------------------- */
+
+Test(lab4_data, generators_give_sorted_valid_inputs)
+{
+    enum { N = 5000 };
+    static int32_t k[N];
+    for (int dups = 0; dups <= 1; dups++) {
+        lab4_make_sorted(k, N, 2 * N, 3, dups);
+        for (int i = 1; i < N; i++)
+            cr_assert(le(i32, k[i - 1], k[i]));
+        cr_assert(ge(i32, k[0], 0));
+    }
+    for (int d = 1; d <= 8; d *= 2) {
+        lab4_make_table(k, N, d, 4);
+        size_t runs = 1;
+        for (int i = 1; i < N; i++) {
+            cr_assert(le(i32, k[i - 1], k[i]));
+            runs += k[i] != k[i - 1];
+        }
+        if (d == 1)
+            cr_assert(eq(sz, runs, (size_t)N), "dups 1 means unique keys");
+        else
+            cr_assert(lt(sz, runs, (size_t)N / 2), "dups %d: %zu distinct keys", d, runs);
+    }
+    static int64_t off[N + 1];
+    lab4_make_offsets(off, N, 4 * N, 5);
+    cr_assert(eq(i64, off[0], 0));
+    cr_assert(eq(i64, off[N], 4 * N));
+    int zeros = 0;
+    for (int j = 0; j < N; j++) {
+        cr_assert(le(i64, off[j], off[j + 1]));
+        zeros += off[j] == off[j + 1];
+    }
+    lab4_make_offsets(off, N, N / 2, 6);
+    cr_assert(eq(i64, off[N], N / 2));
+    (void)zeros;
+}
