@@ -1,0 +1,131 @@
+/* lab2.h: reduction. The lab's C API: what every variant computes, its launcher
+ * signature, the variant table, the CPU reference and the "problem" (data +
+ * reference + device buffers) shared by the driver and the GPU tests. */
+#ifndef LAB2_H
+#define LAB2_H
+
+#include "kit.h"
+#include "lab2_shape.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What is reduced (the "type" column of the table and the CSV):
+ *   LAB2_I64: int32 values summed into an int64 (exact: no overflow below 2^32 values);
+ *   LAB2_F32: float values summed into a float (rounding depends on the order);
+ *   LAB2_MAX: the maximum of int32 values (a second operator with another identity). */
+typedef enum { LAB2_I64 = 0, LAB2_F32 = 1, LAB2_MAX = 2 } lab2_type;
+#define LAB2_TYPE_COUNT 3
+#define LAB2_TYPE_BIT(t) (1u << (t))
+#define LAB2_ALL_TYPES (LAB2_TYPE_BIT(LAB2_I64) | LAB2_TYPE_BIT(LAB2_F32) | LAB2_TYPE_BIT(LAB2_MAX))
+
+/* "i64", "f32", "max". */
+const char *lab2_type_name(lab2_type t);
+/* 0 and *t set for a known name, -1 otherwise. */
+int lab2_type_parse(const char *name, lab2_type *t);
+/* Bytes of the result (and of every block partial): 8 for i64, 4 otherwise. */
+size_t lab2_result_bytes(lab2_type t);
+
+/* Scratch memory, allocated with the problem (never inside a timed launcher). */
+typedef struct {
+    void *partials[2];     /* ping-pong buffers of block partials, `capacity` results each */
+    size_t capacity;       /* lab2_partials_capacity(n) */
+    unsigned int *ticket;  /* single-pass: blocks finished so far; 0 between runs */
+    void *cub_temp;        /* temporary storage of the cub row */
+    size_t cub_temp_bytes;
+} lab2_workspace;
+
+typedef struct {
+    lab2_type type;
+    const void *in;    /* n values: int32 for i64 and max, float for f32; 16-byte aligned */
+    size_t n;
+    void *out;         /* one result: int64 for i64, float for f32, int32 for max */
+    size_t max_blocks; /* grid-stride variants: blocks per launch (default: resident blocks
+                          per SM x SMs, from the occupancy API); ignored by the others */
+    lab2_workspace ws;
+} lab2_io;
+
+/* Launchers take device pointers and return 0, a CUDA error or KIT_TODO. Empty
+ * input (n == 0): they store the identity (0, 0.0f, INT_MIN) in out. */
+typedef int (*lab2_fn)(const lab2_io *io, cudaStream_t stream);
+/* Blocks of a grid-stride variant that fill the GPU for this type: resident
+ * blocks per SM (cudaOccupancyMaxActiveBlocksPerMultiprocessor) x SMs; 0 on error. */
+typedef size_t (*lab2_grid_fn)(lab2_type type);
+
+typedef struct {
+    kit_variant_info info;
+    unsigned types;    /* LAB2_TYPE_BIT of every type this variant supports */
+    lab2_fn run;
+    lab2_grid_fn grid; /* NULL when the grid simply follows n */
+} lab2_variant;
+
+extern const lab2_variant lab2_variants[];
+extern const int lab2_variant_count;
+
+/* Launchers (one file each), then the library reference row (cub_ref.cu). */
+int lab2_interleaved(const lab2_io *io, cudaStream_t stream);
+int lab2_strided_index(const lab2_io *io, cudaStream_t stream);
+int lab2_sequential(const lab2_io *io, cudaStream_t stream);
+int lab2_first_add(const lab2_io *io, cudaStream_t stream);
+int lab2_warp_shuffle(const lab2_io *io, cudaStream_t stream);
+int lab2_register_blocked(const lab2_io *io, cudaStream_t stream);
+size_t lab2_register_blocked_grid(lab2_type type);
+int lab2_single_pass(const lab2_io *io, cudaStream_t stream);
+size_t lab2_single_pass_grid(lab2_type type);
+int lab2_cub(const lab2_io *io, cudaStream_t stream);
+/* Temporary bytes cub needs for n values of this type; 0 with a message on error. */
+size_t lab2_cub_temp_bytes(lab2_type type, size_t n);
+
+/* Shared host helpers of the variants (lab2_finish.cu). */
+/* Store the identity of io->type in io->out (the result of an empty input). */
+int lab2_write_identity(const lab2_io *io, cudaStream_t stream);
+/* The recursive multi-launch scheme: launch `first` over the n inputs with
+ * lab2_pass_blocks(n, items_per_block, max_blocks) blocks of `threads`, then
+ * `rest` over the block partials, again and again (ping-pong between the two
+ * workspace buffers) until a pass has one block; that block writes io->out.
+ * Both kernels have the signature (const In *in, size_t count, Acc *out): out[b]
+ * is block b's result. `first` reads the input type, `rest` the result type. */
+int lab2_multipass(const lab2_io *io, const void *first, const void *rest, unsigned threads,
+                   size_t items_per_block, size_t max_blocks, cudaStream_t stream);
+/* Resident blocks per SM of `kernel` at `threads` threads (no dynamic shared
+ * memory) times the SM count of the current device; 0 on error. */
+size_t lab2_occupancy_grid(const void *kernel, int threads);
+
+/* CPU reference (lab2_ref.c), written independently of the kernels. */
+int64_t lab2_ref_sum_i64(const int32_t *in, size_t n);
+/* Compensated (Kahan-Babuska-Neumaier) sum in double: the float result is this
+ * rounded once. */
+double lab2_ref_sum_f32(const float *in, size_t n);
+int32_t lab2_ref_max_i32(const int32_t *in, size_t n); /* INT32_MIN for n = 0 */
+/* Absolute tolerance of a float sum of these values in any order:
+ * n * FLT_EPSILON * max|x| (see the lecture for why it is safe and how loose). */
+double lab2_f32_tolerance(const float *in, size_t n);
+
+/* The problem: host data, device buffers and workspace, one kit_case per variant. */
+typedef struct lab2_problem lab2_problem;
+/* Data: int32 uniform in [-2^30, 2^30] (i64, max) or float uniform in [-1, 1] (f32). */
+#define LAB2_INT_RANGE (1 << 30)
+lab2_problem *lab2_problem_create(size_t n, lab2_type type, uint64_t seed);
+void lab2_problem_destroy(lab2_problem *p);
+int lab2_variant_supports(int v, lab2_type type);
+/* The case for variant v (0 .. lab2_variant_count - 1) with `blocks` as the
+ * grid of grid-stride variants (0: the occupancy default). prepare poisons the
+ * result and the partials (not the ticket); check compares with the reference;
+ * bytes counts the 4n input bytes read. The case stays valid until the next
+ * lab2_problem_case call for the same v, or destroy. */
+kit_case lab2_problem_case(lab2_problem *p, int v, size_t blocks);
+/* The cub row, judged the same way. */
+kit_case lab2_problem_cub_case(lab2_problem *p);
+/* The default grid of variant v on this problem (0 for variants sized to n). */
+size_t lab2_problem_grid(const lab2_problem *p, int v);
+/* The memcpy row: a device-to-device copy of the 4n input bytes (allocates the
+ * destination on first use). */
+void lab2_problem_copy_limit(lab2_problem *p, kit_config *cfg);
+/* Device bytes a problem of n values needs (with_copy: plus the memcpy destination). */
+size_t lab2_device_bytes(size_t n, int with_copy);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

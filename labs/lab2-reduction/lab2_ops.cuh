@@ -1,0 +1,66 @@
+/* lab2_ops.cuh: what the lab2 kernels share.
+ *
+ * A reduction needs an associative operator with an identity (a value that
+ * changes nothing: x + 0 = x, max(x, INT_MIN) = x) and an accumulator type wide
+ * enough for the result. Each operator below bundles the three; a kernel written
+ * once as a template over the operator serves all of them. Idle threads and
+ * out-of-range slots hold the identity, so no tail needs a special case.
+ *
+ * Also here: the 16-byte vector view used by register-blocked and single-pass,
+ * and the warp and block reductions with shuffles (Step 2.4). */
+#ifndef LAB2_OPS_CUH
+#define LAB2_OPS_CUH
+
+#include <climits>
+
+#include "lab2.h"
+
+/* int32 values summed in 64 bits: exact, never overflows for n < 2^32. */
+struct lab2_sum_i64 {
+    typedef long long acc;
+    static __device__ __forceinline__ acc identity() { return 0; }
+    static __device__ __forceinline__ acc combine(acc a, acc b) { return a + b; }
+};
+
+/* float sum: each combine rounds, so the result depends on the order. */
+struct lab2_sum_f32 {
+    typedef float acc;
+    static __device__ __forceinline__ acc identity() { return 0.0f; }
+    static __device__ __forceinline__ acc combine(acc a, acc b) { return a + b; }
+};
+
+/* int32 maximum. */
+struct lab2_max_i32 {
+    typedef int acc;
+    static __device__ __forceinline__ acc identity() { return INT_MIN; }
+    static __device__ __forceinline__ acc combine(acc a, acc b) { return max(a, b); }
+};
+
+/* One 16-byte load seen as the values it holds (4 int/float or 2 long long). */
+template <class T>
+union lab2_vec {
+    int4 raw;
+    T item[16 / sizeof(T)];
+};
+
+/* Sum (or max...) of x over the 32 lanes of a warp, valid in lane 0.
+ * Every lane of the warp must call it (full mask): callers keep idle lanes
+ * active with the identity instead of branching around the call. */
+template <class Op>
+__device__ __forceinline__ typename Op::acc lab2_warp_reduce(typename Op::acc x)
+{
+    // TODO(Step 2.4): five __shfl_down_sync steps (offsets 16, 8, 4, 2, 1), combining with Op::combine (about 4 lines)
+    return x;
+}
+
+/* Reduction of x over the NT threads of a block, valid in thread 0. Every thread
+ * of the block must call it. Safe to call several times in a row in one kernel. */
+template <class Op, int NT>
+__device__ __forceinline__ typename Op::acc lab2_block_reduce(typename Op::acc x)
+{
+    static_assert(NT % 32 == 0 && NT <= 1024, "whole warps, at most 32 of them");
+    // TODO(Step 2.4): reduce each warp, lane 0 of each warp stores its total in shared memory, warp 0 reduces those (about 12 lines)
+    return x;
+}
+
+#endif

@@ -1,0 +1,33 @@
+/* Step 2.2: sequential addressing. The stride starts at half the block and
+ * halves every step; thread t (t < stride) adds partial[t + stride] into
+ * partial[t].
+ *
+ * What it fixes: the working threads are still t = 0, 1, 2, ... (whole warps
+ * busy or idle), and now a warp reads 32 consecutive words: every lane in its
+ * own bank, no conflicts, whatever the stride.
+ * What is still slow: in the very first step half the threads of the block are
+ * idle (they only loaded a value), and each block moves only NT values per
+ * barrier-heavy tree of log2(NT) steps.
+ * Expect: faster than `strided-index`; no bank conflicts left in `ncu`.
+ * Types: i64 only. */
+#include "lab2.h"
+#include "lab2_ops.cuh"
+
+#define SEQ_NT 256
+
+template <class Op, class In>
+__global__ __launch_bounds__(SEQ_NT) void reduce_sequential(const In *__restrict__ in, size_t count,
+                                                            typename Op::acc *__restrict__ out)
+{
+    // TODO(Step 2.2): load as before, then for stride = SEQ_NT/2 down to 1, threads tid < stride combine partial[tid + stride] into partial[tid] (about 12 lines)
+}
+
+extern "C" int lab2_sequential(const lab2_io *io, cudaStream_t stream)
+{
+    if (io->n == 0)
+        return lab2_write_identity(io, stream);
+    if (io->type != LAB2_I64)
+        return KIT_CHECK(cudaErrorNotSupported);
+    // TODO(Step 2.2): finish the grid with lab2_multipass, one block of SEQ_NT threads per SEQ_NT values (about 3 lines)
+    return KIT_TODO;
+}
