@@ -58,6 +58,7 @@ help:
 	@echo "  make grade LAB=N     run lab N's GPU suite on the student's code; score per variant"
 	@echo "                       (GRADE_FORMAT=tap or json for Criterion's own report)"
 	@echo "  make sanitize LAB=N  every variant of lab N under compute-sanitizer (4 tools), as a table"
+	@echo "                       (SANITIZE_ARGS='--op all' for other modes; default: the lab's sanitize.args)"
 	@echo "  make labs            regenerate labs/ (starter code) from solutions/"
 	@echo "  make check-labs      fail if the committed labs/ differs from what make labs writes"
 	@echo "  make bench           (GPU) rerun every lab's sweep into plots/data/*.csv"
@@ -136,7 +137,7 @@ grade: $(BUILD)/tests/grade_lab$(LAB)
 	@bash tools/grade.sh $(BUILD)/tests/grade_lab$(LAB) $(LAB) $(GRADE_FORMAT)
 
 sanitize: solution$(LAB)
-	@bash tools/sanitize.sh ./solution$(LAB)
+	@bash tools/sanitize.sh ./solution$(LAB) $(SANITIZE_ARGS)
 
 # ---- starter code ---------------------------------------------------------------------
 labs:

@@ -2,11 +2,28 @@
 # sanitize.sh BINARY [EXTRA ARGS]: run every variant of a lab at a small size under
 # compute-sanitizer's four tools and print a variant x tool table. The size
 # (SANITIZE_N, default 4099) gives a partial warp, a partial block and several
-# blocks. The four tools run side by side. Logs go to $SANITIZE_LOGS (default
-# build/sanitize). Exit 1 if any tool reported an error.
+# blocks. The four tools run side by side. Without EXTRA ARGS, each line of the
+# lab's sanitize.args (solutions/labN-*/sanitize.args, if any) is one more set of
+# arguments to cover (other operations, types, distributions); a table each.
+# Logs go to $SANITIZE_LOGS (default build/sanitize). Exit 1 if any tool
+# reported an error.
 set -uo pipefail
 bin=$1
 shift
+if (($# == 0)) && [[ -z ${SANITIZE_ONE_SET:-} ]]; then
+    lab=$(basename "$bin" | sed 's/^[a-z]*\([0-9]*\)$/\1/')
+    args_file=$(ls solutions/lab"$lab"-*/sanitize.args labs/lab"$lab"-*/sanitize.args 2>/dev/null | head -1)
+    if [[ -n $args_file ]]; then
+        status=0
+        SANITIZE_ONE_SET=1 bash "$0" "$bin" || status=1
+        while read -r line; do
+            [[ -z $line || $line == \#* ]] && continue
+            read -ra extra <<<"$line"
+            SANITIZE_ONE_SET=1 bash "$0" "$bin" "${extra[@]}" || status=1
+        done <"$args_file"
+        exit $status
+    fi
+fi
 logs=${SANITIZE_LOGS:-build/sanitize}
 n=${SANITIZE_N:-4099}
 mkdir -p "$logs"
@@ -15,18 +32,19 @@ sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-san
 tools=(memcheck racecheck synccheck initcheck)
 variants=$("$bin" --list | awk '{print $1}')
 name=$(basename "$bin")
+tag=$(echo "$*" | tr -c 'A-Za-z0-9\n' '_' | sed 's/^/_/; s/_*$//')
 echo "compute-sanitizer on $name, n = $n, extra args: ${*:-none}"
 printf '%-24s' "variant"; printf ' %-10s' "${tools[@]}"; printf '\n'
 failed=0
 for v in $variants; do
     for t in "${tools[@]}"; do
         "$sanitizer" --tool "$t" --error-exitcode 99 --print-limit 20 \
-            "$bin" --variant "$v" --n "$n" --reps 1 --warmup 0 "$@" >"$logs/$name-$v-$t.log" 2>&1 &
+            "$bin" --variant "$v" --n "$n" --reps 1 --warmup 0 "$@" >"$logs/$name-$v-$t$tag.log" 2>&1 &
     done
     wait
     printf '%-24s' "$v"
     for t in "${tools[@]}"; do
-        log=$logs/$name-$v-$t.log
+        log=$logs/$name-$v-$t$tag.log
         # memcheck, synccheck, initcheck end with "ERROR SUMMARY: N errors",
         # racecheck with "RACECHECK SUMMARY: N hazards displayed (E errors, W warnings)".
         if grep -qE "ERROR SUMMARY: [1-9]|RACECHECK SUMMARY: .*\(([1-9][0-9]*) errors" "$log"; then
@@ -45,5 +63,5 @@ for v in $variants; do
     done
     printf '\n'
 done
-echo "logs: $logs/$name-*.log"
+echo "logs: $logs/$name-*$tag.log"
 exit $failed
