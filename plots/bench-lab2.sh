@@ -24,7 +24,7 @@ if command -v cuobjdump >/dev/null 2>&1; then
     cuobjdump --dump-resource-usage "$bin" 2>&1 | c++filt | grep -E 'Function|REG' >"$out/lab2_resources.txt" || true
 fi
 if command -v ncu >/dev/null 2>&1; then
-    metrics=gpu__time_duration.sum,dram__bytes_read.sum,smsp__thread_inst_executed_per_inst_executed.ratio,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,smsp__inst_executed.sum,smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio,smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,launch__grid_size
+    metrics=gpu__time_duration.sum,dram__bytes_read.sum,smsp__thread_inst_executed_per_inst_executed.ratio,smsp__thread_inst_executed_pred_on_per_inst_executed.ratio,smsp__sass_branch_targets_threads_divergent.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,smsp__inst_executed.sum,smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio,smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,launch__grid_size
     for v in interleaved strided-index sequential first-add warp-shuffle register-blocked single-pass; do
         echo "== $v"
         ncu --metrics "$metrics" --kernel-name regex:'^reduce_' "$bin" --variant "$v" --n 2^24 --reps 1 --warmup 0 2>&1 |
