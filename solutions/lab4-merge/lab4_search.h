@@ -105,18 +105,27 @@ LAB4_HD int64_t lab4_lbs_path_search(int64_t first_out, int64_t out_count,
 
 /* Serial merge of one thread's share of a tile in shared memory: keys[a..a_end)
  * and keys[b..b_end) are the rest of A's and B's intervals (both in the same
- * array); emit `count` (<= vt) items to out[0..count), A first on ties. The
- * caller passes a compile-time vt so the loop unrolls and out[] stays in
- * registers; `i < count` keeps every read inside the tile. */
+ * array, A's before B's, so b_end is the end of the filled part); emit `count`
+ * (<= vt) items to out[0..count), A first on ties. The two head keys stay in
+ * registers: one shared-memory load per item. The caller passes a compile-time
+ * vt so the loop unrolls and out[] stays in registers; reads stay below b_end. */
 LAB4_HD void lab4_serial_merge(const int32_t *keys, int a, int a_end, int b, int b_end, int count,
                                int vt, int32_t *out)
 {
-    // BEGIN SOLUTION (Step 4.1): each step compares the two heads and emits the smaller (A on ties)
+    // BEGIN SOLUTION (Step 4.1): keep both heads in registers; emit the smaller (A on ties), load the next head
+    int32_t a_key = a < b_end ? keys[a] : 0;
+    int32_t b_key = b < b_end ? keys[b] : 0;
     LAB4_UNROLL
     for (int i = 0; i < vt; i++) {
         if (i < count) {
-            int take_a = b >= b_end || (a < a_end && keys[a] <= keys[b]);
-            out[i] = take_a ? keys[a++] : keys[b++];
+            int take_a = b >= b_end || (a < a_end && a_key <= b_key);
+            out[i] = take_a ? a_key : b_key;
+            int next = take_a ? ++a : ++b;
+            int32_t key = next < b_end ? keys[next] : 0;
+            if (take_a)
+                a_key = key;
+            else
+                b_key = key;
         }
     }
     // END SOLUTION

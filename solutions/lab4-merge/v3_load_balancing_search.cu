@@ -47,10 +47,10 @@ lbs_tiles(const int64_t *__restrict__ offsets, int64_t obj_count, int64_t out_co
 
 extern "C" int lab4_load_balancing_search(const lab4_io *io, cudaStream_t stream)
 {
-    int64_t objs = (int64_t)io->obj_count, outs = (int64_t)io->out_count;
-    if (outs == 0)
+    if (io->out_count == 0)
         return 0; /* nothing to pair (objects may exist, all empty) */
     // BEGIN SOLUTION (Step 4.3): LBS partitions over outputs + objects, then one block per tile
+    int64_t objs = (int64_t)io->obj_count, outs = (int64_t)io->out_count;
     int64_t tiles = (int64_t)kit_div_up((size_t)(outs + objs), NV);
     if ((size_t)tiles + 1 > io->partition_capacity)
         return cudaErrorInvalidValue;

@@ -1,0 +1,167 @@
+/* lab4.h: merge and merge-like operations (sorted search, load-balancing search,
+ * relational joins). The lab's C API: what each variant computes, its launcher
+ * signature, the variant table, the CPU reference and the "problem" (data +
+ * reference + device buffers) shared by the driver and the GPU tests. */
+#ifndef LAB4_H
+#define LAB4_H
+
+#include "kit.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The operations. A variant computes exactly one of them. */
+typedef enum {
+    LAB4_MERGE,  /* merged = stable merge of sorted A and B (on equal keys A first) */
+    LAB4_SEARCH, /* sorted search of A in B and of B in A, bounds and match flags */
+    LAB4_LBS,    /* load-balancing search: each output paired with its object and rank */
+    LAB4_JOIN    /* sort-merge join of two sorted tables: (a_index, b_index) pairs */
+} lab4_op;
+
+typedef enum { LAB4_INNER, LAB4_LEFT, LAB4_RIGHT, LAB4_OUTER } lab4_join_type;
+const char *lab4_join_name(lab4_join_type t);
+
+/* Partition arrays are sized for tiles of at least this many items: every
+ * variant's NV = NT * VT must be >= LAB4_MIN_NV. */
+#define LAB4_MIN_NV 64
+/* The join refuses outputs of more rows than this (2^30 pairs = 8 GiB): the
+ * output size is computed first and a bigger join is a clear error. */
+#define LAB4_JOIN_MAX_ROWS ((size_t)1 << 30)
+/* Returned by the join launcher when the output does not fit the capacity. */
+#define LAB4_ERR_JOIN_TOO_LARGE 100001
+
+/* Scratch memory of the join, allocated by the problem outside any timing. */
+typedef struct {
+    int32_t *lower;       /* a_count: lower_bound of a[i] in b */
+    int32_t *upper;       /* a_count: upper_bound of a[i] in b */
+    uint8_t *b_matched;   /* b_count: 1 if b[j] has an equal key in a */
+    int32_t *first_b;     /* a_count: index of a[i]'s first match in b, or -1 */
+    int64_t *counts;      /* a_count + b_count + 1: output rows per object (A rows, then B rows) */
+    int64_t *offsets;     /* a_count + b_count + 1: exclusive scan of counts; [last] = rows */
+    void *scan_temp;      /* CUB's scan scratch */
+    size_t scan_temp_bytes;
+    int64_t *h_rows;      /* pinned host word: the row count read back after the scan */
+} lab4_join_ws;
+
+/* Every buffer any variant reads or writes (device pointers unless noted).
+ * A variant uses the fields of its operation only. */
+typedef struct {
+    /* Merge, search, join: two sorted int32 key arrays. */
+    const int32_t *a, *b;
+    size_t a_count, b_count;
+    /* LAB4_MERGE: a_count + b_count keys. */
+    int32_t *merged;
+    /* LAB4_SEARCH (one pass, the seed's "power usage"):
+     *   a_bound[i] = lower_bound of a[i] in b (how many b < a[i]),
+     *   b_bound[j] = upper_bound of b[j] in a (how many a <= b[j]),
+     *   a_match[i] = 1 if some b equals a[i], b_match[j] = 1 if some a equals b[j]. */
+    int32_t *a_bound, *b_bound;
+    uint8_t *a_match, *b_match;
+    /* LAB4_LBS: obj_count objects, offsets = exclusive scan of their output counts,
+     * obj_count + 1 entries, offsets[obj_count] = out_count. For every output k:
+     * lbs_obj[k] = the object it belongs to, lbs_rank[k] = k - offsets[lbs_obj[k]]. */
+    const int64_t *offsets;
+    size_t obj_count, out_count;
+    int32_t *lbs_obj, *lbs_rank;
+    /* LAB4_JOIN: rows (join_a[r], join_b[r]), -1 for the missing side, in the order
+     * of lab4_ref_join. join_capacity rows fit; *join_rows (host) gets the count. */
+    lab4_join_type join;
+    int32_t *join_a, *join_b;
+    size_t join_capacity;
+    size_t *join_rows;
+    lab4_join_ws ws;
+    /* Scratch: one Merge Path split per tile boundary (see LAB4_MIN_NV). */
+    int64_t *partitions;
+    size_t partition_capacity;
+    /* Optional (may be NULL): events the join records after its search, scan and
+     * expand phases, for --phases. Recorded on the launch stream. */
+    cudaEvent_t phase_events[3];
+} lab4_io;
+
+typedef int (*lab4_fn)(const lab4_io *io, cudaStream_t stream);
+
+typedef struct {
+    kit_variant_info info;
+    lab4_op op;
+    lab4_fn run;
+} lab4_variant;
+
+extern const lab4_variant lab4_variants[];
+extern const int lab4_variant_count;
+
+/* Launchers (one file each), and the CUB merge (cub_ref.cu). */
+int lab4_naive_merge(const lab4_io *io, cudaStream_t stream);
+int lab4_merge_path(const lab4_io *io, cudaStream_t stream);
+int lab4_sorted_search(const lab4_io *io, cudaStream_t stream);
+int lab4_load_balancing_search(const lab4_io *io, cudaStream_t stream);
+int lab4_join(const lab4_io *io, cudaStream_t stream);
+int lab4_cub_merge(const lab4_io *io, void *temp, size_t temp_bytes, cudaStream_t stream);
+/* Scratch bytes CUB needs for a merge of these sizes / a scan of count int64. */
+size_t lab4_cub_merge_temp_bytes(size_t a_count, size_t b_count);
+size_t lab4_join_scan_temp_bytes(size_t count);
+/* The join's building blocks, shared with v4 (defined in v2/v3):
+ * sorted search of a in b; upper = 0: lower bounds (and match flags if the
+ * pointers are not NULL), upper = 1: upper bounds (flag pointers must be NULL). */
+int lab4_sorted_search_pass(const int32_t *a, size_t a_count, const int32_t *b, size_t b_count,
+                            int upper, int32_t *a_bound, int32_t *b_bound, uint8_t *a_match,
+                            uint8_t *b_match, int64_t *partitions, cudaStream_t stream);
+
+/* ---- CPU reference (lab4_ref.c), written independently of the kernels ---- */
+void lab4_ref_merge(const int32_t *a, size_t a_count, const int32_t *b, size_t b_count,
+                    int32_t *out);
+/* Binary searches, one per element. */
+void lab4_ref_search(const int32_t *a, size_t a_count, const int32_t *b, size_t b_count,
+                     int32_t *a_bound, int32_t *b_bound, uint8_t *a_match, uint8_t *b_match);
+void lab4_ref_lbs(const int64_t *offsets, size_t obj_count, int32_t *obj, int32_t *rank);
+/* Rows of the join without building them (hash counts); exact, 64-bit. */
+size_t lab4_ref_join_rows(const int32_t *a, size_t a_count, const int32_t *b, size_t b_count,
+                          lab4_join_type type);
+/* Hash join, then a sort into the defined order: rows with an A side by
+ * (a_index, b_index), a row without match having b_index = -1; then the rows
+ * without an A side (right/outer) by b_index. Writes `rows` rows (from
+ * lab4_ref_join_rows) to out_a, out_b. */
+void lab4_ref_join(const int32_t *a, size_t a_count, const int32_t *b, size_t b_count,
+                   lab4_join_type type, int32_t *out_a, int32_t *out_b, size_t rows);
+
+/* ---- input data (lab4_problem.c) ------------------------------------------ */
+/* Sorted keys: "uniform" spreads a_count and b_count keys over the same range
+ * of 2 (a_count + b_count) values; "dups" over a range 16 times smaller (runs of
+ * equal keys inside and across the arrays). */
+void lab4_make_sorted(int32_t *keys, size_t count, size_t total, uint64_t seed, int dups);
+/* A join table: each key present with probability 1/2, then repeated a uniform
+ * 1..2*dups-1 times (mean dups; dups = 1: unique keys). */
+void lab4_make_table(int32_t *keys, size_t count, int dups, uint64_t seed);
+/* LBS input: obj_count + 1 offsets, offsets[0] = 0, offsets[obj_count] = out_count,
+ * the starts spread at random (counts vary around out_count / obj_count, zeros
+ * included when that is small). */
+void lab4_make_offsets(int64_t *offsets, size_t obj_count, size_t out_count, uint64_t seed);
+
+/* ---- the problem --------------------------------------------------------- */
+typedef struct lab4_problem lab4_problem;
+/* Merge / search / join inputs: A and B given by the caller (host, sorted). */
+lab4_problem *lab4_problem_create(lab4_op op, const int32_t *h_a, size_t a_count,
+                                  const int32_t *h_b, size_t b_count);
+/* LBS input: obj_count + 1 offsets (host). */
+lab4_problem *lab4_problem_create_lbs(const int64_t *h_offsets, size_t obj_count);
+void lab4_problem_destroy(lab4_problem *p);
+/* The join type of the next cases: counts the output rows first, then builds the
+ * reference and sizes the outputs. Returns 0, or KIT_EXIT_USAGE (2) with a clear
+ * message on stderr when the output would exceed LAB4_JOIN_MAX_ROWS (the problem
+ * is left as it was); exits 2 when the output does not fit in device memory. */
+int lab4_problem_set_join(lab4_problem *p, lab4_join_type type);
+size_t lab4_problem_join_rows(const lab4_problem *p);
+/* The case for variant v (of the problem's op); prepare poisons the outputs,
+ * check compares with the CPU reference; bytes counts inputs read + outputs written. */
+kit_case lab4_problem_case(lab4_problem *p, int v);
+/* CUB's merge as a case (merge problems only). */
+kit_case lab4_problem_cub_case(lab4_problem *p);
+/* The memcpy row: a device-to-device copy of about the bytes of one run. */
+void lab4_problem_copy_limit(lab4_problem *p, kit_config *cfg);
+/* The problem's io (for tests that call a launcher directly). */
+lab4_io *lab4_problem_io(lab4_problem *p);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

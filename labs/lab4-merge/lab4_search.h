@@ -1,0 +1,153 @@
+/* lab4_search.h: the searches and serial loops every lab4 kernel is built from.
+ *
+ * Each function is __host__ __device__ when nvcc compiles it and plain C
+ * otherwise, so the kernels and the CPU suite (tests/cpu/test_lab4_search.c)
+ * run the very same code: the suite checks it against brute force on the host.
+ *
+ * Conventions: keys are int32; "A first" means that on equal keys the item of A
+ * is ordered before the item of B (a stable merge); "B first" the opposite.
+ * Counts and global positions are int64_t (no overflow past 2^31 items); the
+ * serial loops work on one tile in shared memory and use int. */
+#ifndef LAB4_SEARCH_H
+#define LAB4_SEARCH_H
+
+#include <stdint.h>
+
+#ifdef __CUDACC__
+#define LAB4_HD static __host__ __device__ __forceinline__
+#else
+#define LAB4_HD static inline
+#endif
+/* In device code, fully unroll a loop whose trip count is a compile-time
+ * constant once inlined: out[i] then has a constant index and lives in registers. */
+#ifdef __CUDA_ARCH__
+#define LAB4_UNROLL _Pragma("unroll")
+#else
+#define LAB4_UNROLL
+#endif
+
+/* How many of b[0..count) are < key. */
+LAB4_HD int64_t lab4_lower_bound(const int32_t *b, int64_t count, int32_t key)
+{
+    int64_t lo = 0, hi = count;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (b[mid] < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* How many of b[0..count) are <= key. */
+LAB4_HD int64_t lab4_upper_bound(const int32_t *b, int64_t count, int32_t key)
+{
+    int64_t lo = 0, hi = count;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (b[mid] <= key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Merge Path search: how many items of A are among the first `diag` items of
+ * the merge of A and B (0 <= diag <= a_count + b_count). The answer a_split
+ * and b_split = diag - a_split lie on the cross diagonal a + b = diag, so one
+ * binary search over a in [max(0, diag - b_count), min(diag, a_count)] finds
+ * where the merge path crosses it: the first a whose item a[a] would NOT be
+ * emitted before b[diag - 1 - a]. b_first = 0: A first on ties; 1: B first. */
+LAB4_HD int64_t lab4_merge_path_search(const int32_t *a, int64_t a_count, const int32_t *b,
+                                       int64_t b_count, int64_t diag, int b_first)
+{
+    // TODO(Step 4.1): binary search on the cross diagonal a + b = diag (about 12 lines)
+    return diag < a_count ? diag : a_count; /* wrong: replace with the search */
+}
+
+/* Merge Path search for the load-balancing search: A is the counting sequence
+ * first_out, first_out + 1, ... (out_count outputs, never stored) and B the
+ * offsets of obj_count objects (exclusive scan of their counts). B first on
+ * ties: object j starts before output k when offsets[j] <= k. Returns how many
+ * outputs are among the first `diag` items. */
+LAB4_HD int64_t lab4_lbs_path_search(int64_t first_out, int64_t out_count,
+                                     const int64_t *offsets, int64_t obj_count, int64_t diag)
+{
+    // TODO(Step 4.3): the merge path search with a = first_out + index and B first on ties (about 10 lines)
+    return 0; /* wrong: replace with the search */
+}
+
+/* Serial merge of one thread's share of a tile in shared memory: keys[a..a_end)
+ * and keys[b..b_end) are the rest of A's and B's intervals (both in the same
+ * array, A's before B's, so b_end is the end of the filled part); emit `count`
+ * (<= vt) items to out[0..count), A first on ties. The two head keys stay in
+ * registers: one shared-memory load per item. The caller passes a compile-time
+ * vt so the loop unrolls and out[] stays in registers; reads stay below b_end. */
+LAB4_HD void lab4_serial_merge(const int32_t *keys, int a, int a_end, int b, int b_end, int count,
+                               int vt, int32_t *out)
+{
+    // TODO(Step 4.1): keep both heads in registers; emit the smaller (A on ties), load the next head (about 15 lines)
+}
+
+/* The halo of a search tile: the key just before its A interval and the key
+ * just after its B interval, when they exist (needed for the match flags of
+ * items at the tile's edges). */
+typedef struct {
+    int has_a_prev, has_b_next;
+    int32_t a_prev, b_next;
+} lab4_halo;
+
+/* Serial sorted search, one thread's share of a tile: keys[0..a_count) hold the
+ * tile's A items, keys[a_count..a_count + b_count) its B items; the thread starts
+ * at A index a and B index b (both tile-local, from a merge path search) and
+ * walks `count` (<= vt) steps of the merge.
+ *   upper = 0 (A first): an A item gets b_base + b, the number of B items < it
+ *     (its lower bound in B); a B item gets a_base + a, the number of A items <= it
+ *     (its upper bound in A). a_base, b_base: the tile's first global A and B index. Match flags: A item i matches
+ *     if the next B item equals it, B item j if the previous A item equals it.
+ *   upper = 1 (B first): an A item gets the number of B items <= it (upper bound),
+ *     a B item the number of A items < it; no flags (pass NULL).
+ * Results go to tile-local slots a_bound[a], b_bound[b], a_match[a], b_match[b]. */
+LAB4_HD void lab4_serial_search(const int32_t *keys, int a_count, int b_count, int a, int b,
+                                int count, int vt, int upper, int64_t a_base, int64_t b_base,
+                                lab4_halo halo, int32_t *a_bound, int32_t *b_bound,
+                                uint8_t *a_match, uint8_t *b_match)
+{
+    // TODO(Step 4.2): walk the merge; an emitted A item records the B cursor, a B item the A cursor (about 30 lines)
+}
+
+/* Serial load-balancing search, one thread's share of a tile. The tile holds
+ * outputs [out_begin, out_end) and objects [obj_begin, obj_end); tile_offsets[j]
+ * is offsets[obj_begin + j]. The thread starts at output k and object cursor o
+ * (global, from lab4_lbs_path_search) and walks `count` (<= vt) steps: when
+ * object o starts at or before output k (offsets[o] <= k) the cursor passes it,
+ * otherwise output k belongs to object o - 1: obj[k - out_begin] = o - 1. */
+LAB4_HD void lab4_serial_lbs(const int64_t *tile_offsets, int64_t obj_begin, int64_t obj_end,
+                             int64_t out_begin, int64_t k, int64_t o, int count, int vt,
+                             int32_t *obj)
+{
+    // TODO(Step 4.3): pass object starts that are <= k, else emit output k for object o - 1 (about 11 lines)
+}
+
+/* The join's objects are A's rows 0 .. a_count - 1, then B's rows. Rows object
+ * j produces: an A row its matches in B (upper - lower), or 1 when it has none
+ * and the join keeps A rows without partner (left, outer); a B row 1 when no A
+ * row has its key and the join keeps those (right, outer). */
+LAB4_HD int64_t lab4_join_count(int is_a_row, int64_t matches, int b_matched, int keep_a, int keep_b)
+{
+    // TODO(Step 4.4): matches, or 1 for a kept row without partner (about 3 lines)
+    return 0;
+}
+
+/* Output row number `rank` of object obj: an A row with matches pairs with B row
+ * first_b + rank (first_b = its first match), an A row without with -1, a B row
+ * (obj >= a_count) is (-1, obj - a_count). */
+LAB4_HD void lab4_join_row(int64_t obj, int64_t rank, int64_t a_count, int32_t first_b,
+                           int32_t *a_index, int32_t *b_index)
+{
+    // TODO(Step 4.4): the (a, b) pair of one output row (about 7 lines)
+}
+
+#endif

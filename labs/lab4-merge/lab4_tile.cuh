@@ -1,0 +1,117 @@
+/* lab4_tile.cuh: device code shared by the partitioned lab4 variants.
+ *
+ * Every merge-like kernel here has two phases (the seed's "two-phase
+ * decomposition"):
+ *   1. partition: one Merge Path search per tile boundary, so tile t owns
+ *      exactly the items t*NV .. (t+1)*NV - 1 of the merged order, however the
+ *      keys fall (one thread per boundary, a separate small kernel);
+ *   2. work: each tile loads its two intervals into shared memory, every thread
+ *      finds its own start with a search in shared memory, then walks VT steps
+ *      of a sequential loop that looks like the CPU code.
+ * NT (threads per tile) and VT (items per thread) are template parameters: each
+ * variant picks its own and NV = NT * VT items make a tile. */
+#ifndef LAB4_TILE_CUH
+#define LAB4_TILE_CUH
+#include "lab4.h"
+#include "lab4_search.h"
+
+/* Tile boundaries of a merge of A and B: partitions[t] = how many A items are in
+ * the first min(t * nv, a_count + b_count) merged items, t = 0 .. tiles. */
+static __global__ void lab4_merge_partitions(const int32_t *a, int64_t a_count, const int32_t *b,
+                                             int64_t b_count, int64_t nv, int b_first,
+                                             int64_t tiles, int64_t *partitions)
+{
+    // TODO(Step 4.1): one thread per boundary t <= tiles: a merge path search at diagonal min(t * nv, total) (about 6 lines)
+}
+
+/* Tile boundaries of a load-balancing search: partitions[t] = how many outputs
+ * are in the first min(t * nv, out_count + obj_count) items. */
+static __global__ void lab4_lbs_partitions(const int64_t *offsets, int64_t obj_count,
+                                           int64_t out_count, int64_t nv, int64_t tiles,
+                                           int64_t *partitions)
+{
+    // TODO(Step 4.3): like lab4_merge_partitions, with lab4_lbs_path_search over the counting sequence (about 6 lines)
+}
+
+/* Launch one of the partition kernels for `tiles` tiles (tiles + 1 boundaries):
+ * enough 128-thread blocks for tiles + 1 threads. */
+static inline unsigned lab4_partition_blocks(int64_t tiles)
+{
+    return (unsigned)kit_div_up((size_t)tiles + 1, 128);
+}
+
+/* Copy a tile's A interval (a[0..a_count)) and B interval (b[0..b_count)) into
+ * keys[0 .. a_count + b_count), A first. Thread t copies items t, t + NT, ...:
+ * neighbouring threads read neighbouring addresses (coalesced), and all VT loads
+ * are issued before the first store to shared memory. */
+template <int NT, int VT>
+__device__ __forceinline__ void lab4_load_tile(const int32_t *__restrict__ a, int a_count,
+                                               const int32_t *__restrict__ b, int b_count,
+                                               int32_t *keys)
+{
+    int total = a_count + b_count;
+    int32_t r[VT];
+#pragma unroll
+    for (int k = 0; k < VT; k++) {
+        int i = threadIdx.x + k * NT;
+        if (i < a_count)
+            r[k] = a[i];
+        else if (i < total)
+            r[k] = b[i - a_count];
+    }
+#pragma unroll
+    for (int k = 0; k < VT; k++) {
+        int i = threadIdx.x + k * NT;
+        if (i < total)
+            keys[i] = r[k];
+    }
+}
+
+/* Store shared values[0..count) to out[0..count), coalesced (thread t stores t, t + NT, ...). */
+template <int NT, int VT, typename T>
+__device__ __forceinline__ void lab4_store_tile(const T *values, int count, T *__restrict__ out)
+{
+#pragma unroll
+    for (int k = 0; k < VT; k++) {
+        int i = threadIdx.x + k * NT;
+        if (i < count)
+            out[i] = values[i];
+    }
+}
+
+/* The ranges of load-balancing-search tile `tile`: its outputs [out_begin,
+ * out_end) and objects [obj_begin, obj_end), from the partitions. */
+typedef struct {
+    int64_t out_begin, out_end, obj_begin, obj_end;
+} lab4_lbs_range;
+
+static __device__ __forceinline__ lab4_lbs_range lab4_lbs_tile_range(const int64_t *partitions,
+                                                                     int64_t tile, int64_t nv,
+                                                                     int64_t out_count,
+                                                                     int64_t obj_count)
+{
+    int64_t total = out_count + obj_count;
+    int64_t d0 = tile * nv, d1 = d0 + nv < total ? d0 + nv : total;
+    lab4_lbs_range r;
+    r.out_begin = partitions[tile];
+    r.out_end = partitions[tile + 1];
+    r.obj_begin = d0 - r.out_begin;
+    r.obj_end = d1 - r.out_end;
+    return r;
+}
+
+/* The load-balancing search of one tile (all NT threads must call it).
+ * In: offsets (obj_count + 1 entries, global), the tile's range.
+ * Out (shared): off_s[j] = offsets[obj_begin - 1 + j] for j = 0 .. obj_end - obj_begin
+ *   (off_s[0] = 0 when obj_begin == 0), and obj_s[k - out_begin] = the object
+ *   of output k for every output of the tile. The rank of output k is then
+ *   k - off_s[obj_s[k - out_begin] - obj_begin + 1]. Ends with a barrier.
+ * Shared sizes: off_s NT*VT + 1 int64, obj_s NT*VT int32. */
+template <int NT, int VT>
+__device__ void lab4_tile_lbs(const int64_t *__restrict__ offsets, lab4_lbs_range r,
+                              int64_t *off_s, int32_t *obj_s)
+{
+    // TODO(Step 4.3): load the tile's offsets (with the one before), search each thread's diagonal, walk VT steps (about 13 lines)
+}
+
+#endif

@@ -1,0 +1,330 @@
+/* lab4: merge and joins. The driver: options, data, check, time, table, CSV.
+ * Variants compute different operations, so --op picks the group of rows:
+ *   merge  (naive-merge, merge-path, cub), search (sorted-search),
+ *   lbs    (load-balancing-search),        join (join, one row per --join type).
+ * Every row is checked against the CPU reference before it is timed; see
+ * README.md for the exercise. */
+#include "lab4.h"
+#include "lab4_search.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *op_arg = NULL, *join_arg = "all";
+static long long split = 50, dups = 1;
+static int trace, phases;
+
+/* Joins are swept up to this size (their reference and outputs grow fast). */
+#define LAB4_JOIN_SWEEP_MAX ((size_t)1 << 24)
+
+static const kit_flag lab4_flags[] = {
+    { "--op", KIT_FLAG_STRING, "OP",
+      "merge | search | lbs | join | all (default merge, or the op of --variant)", &op_arg, 0, 0 },
+    { "--join", KIT_FLAG_STRING, "TYPE", "join type for --op join: inner | left | right | outer | all (default all)",
+      &join_arg, 0, 0 },
+    { "--split", KIT_FLAG_INT, "PCT", "|A| = n * PCT / 100, |B| = the rest (default 50, 0..100)", &split,
+      0, 100 },
+    { "--dups", KIT_FLAG_INT, "D", "join tables: about D rows per key (default 1 = unique keys, 1..64)",
+      &dups, 1, 64 },
+    { "--phases", KIT_FLAG_SWITCH, NULL,
+      "also time the join's phases (search, scan, expand) with events: rows join:search, ...",
+      &phases, 0, 0 },
+    { "--trace", KIT_FLAG_SWITCH, NULL,
+      "print the Merge Path partition of the seed's 16 x 14 example (no GPU needed) and exit",
+      &trace, 0, 0 },
+    { NULL, 0, NULL, NULL, NULL, 0, 0 },
+};
+
+static const char *const lab4_dists[] = { "uniform", "dups", NULL };
+
+/* ---- --trace ---------------------------------------------------------------- */
+
+#define TRACE_NT 4
+#define TRACE_VT 3
+#define TRACE_NV (TRACE_NT * TRACE_VT)
+
+/* The seed's tables: letters are keys; "E2" is the third E of its table. */
+static const char seed_a[] = "AABEEEEFFGHHJJMM";
+static const char seed_b[] = "AABBBCCFGGHILL";
+
+static void label(char *out, const char *keys, int i)
+{
+    int occurrence = 0;
+    while (occurrence < i && keys[i - occurrence - 1] == keys[i])
+        occurrence++;
+    snprintf(out, 16, "%c%d", keys[i], occurrence);
+}
+
+static void print_interval(const char *name, const char *keys, int64_t lo, int64_t hi)
+{
+    char l[16];
+    printf("%s[%2lld, %2lld) =", name, (long long)lo, (long long)hi);
+    for (int64_t i = lo; i < hi; i++) {
+        label(l, keys, (int)i);
+        printf(" %s", l);
+    }
+    printf("\n");
+}
+
+static void print_trace(void)
+{
+    int32_t a[sizeof seed_a], b[sizeof seed_b];
+    int64_t na = (int64_t)strlen(seed_a), nb = (int64_t)strlen(seed_b), total = na + nb;
+    for (int64_t i = 0; i < na; i++)
+        a[i] = seed_a[i];
+    for (int64_t j = 0; j < nb; j++)
+        b[j] = seed_b[j];
+    printf("Merge Path partition of the seed's example (stable: on equal keys A first)\n");
+    print_interval("A", seed_a, 0, na);
+    print_interval("B", seed_b, 0, nb);
+    printf("tiles of NV = NT x VT = %d x %d = %d outputs; the partition kernel searches each tile's\n"
+           "first diagonal in the whole arrays, each thread then its own diagonal inside the tile.\n\n",
+           TRACE_NT, TRACE_VT, TRACE_NV);
+    for (int64_t t = 0; t * TRACE_NV < total; t++) {
+        int64_t d0 = t * TRACE_NV, d1 = d0 + TRACE_NV < total ? d0 + TRACE_NV : total;
+        int64_t a0 = lab4_merge_path_search(a, na, b, nb, d0, 0);
+        int64_t a1 = lab4_merge_path_search(a, na, b, nb, d1, 0);
+        int64_t b0 = d0 - a0, b1 = d1 - a1;
+        printf("tile %lld: diagonals %lld..%lld\n  ", (long long)t, (long long)d0, (long long)d1);
+        print_interval("A", seed_a, a0, a1);
+        printf("  ");
+        print_interval("B", seed_b, b0, b1);
+        int tile_a = (int)(a1 - a0), tile_n = (int)(d1 - d0);
+        int32_t keys[TRACE_NV];
+        for (int i = 0; i < tile_n; i++)
+            keys[i] = i < tile_a ? a[a0 + i] : b[b0 + i - tile_a];
+        for (int tid = 0; tid < TRACE_NT; tid++) {
+            int diag = tid * TRACE_VT < tile_n ? tid * TRACE_VT : tile_n;
+            if (diag == tile_n)
+                break;
+            int as = (int)lab4_merge_path_search(keys, tile_a, keys + tile_a, tile_n - tile_a, diag, 0);
+            int bs = diag - as;
+            printf("    thread %d: diagonal %2d -> starts at A[%2lld] B[%2lld], emits", tid, diag,
+                   (long long)(a0 + as), (long long)(b0 + bs));
+            int ai = as, bi = tile_a + bs;
+            for (int k = 0; k < TRACE_VT && diag + k < tile_n; k++) {
+                int take_a = bi >= tile_n || (ai < tile_a && keys[ai] <= keys[bi]);
+                char l[16];
+                if (take_a) {
+                    label(l, seed_a, (int)(a0 + ai++));
+                    printf(" a:%s", l);
+                } else {
+                    label(l, seed_b, (int)(b0 + bi++ - tile_a));
+                    printf(" b:%s", l);
+                }
+            }
+            printf("\n");
+        }
+    }
+}
+
+/* ---- the runs --------------------------------------------------------------- */
+
+static int variant_of_op(lab4_op op, int v, const kit_options *opt)
+{
+    return lab4_variants[v].op == op && kit_variant_selected(opt, lab4_variants[v].info.slug);
+}
+
+static void run_cases(kit_report *rep, const kit_options *opt, lab4_problem *p, lab4_op op,
+                      size_t n, const char *type, const char *dist, const char *param,
+                      int with_cub, cudaStream_t stream)
+{
+    kit_case cases[16];
+    int count = 0;
+    for (int v = 0; v < lab4_variant_count; v++)
+        if (variant_of_op(op, v, opt))
+            cases[count++] = lab4_problem_case(p, v);
+    if (with_cub)
+        cases[count++] = lab4_problem_cub_case(p);
+    if (count == 0)
+        return;
+    kit_config cfg = { .lab = "lab4", .type = type, .dist = dist, .n = n };
+    snprintf(cfg.param, sizeof cfg.param, "%s", param);
+    lab4_problem_copy_limit(p, &cfg);
+    kit_run_cases(rep, opt, &cfg, cases, count, stream);
+}
+
+/* --phases: time search, scan and expand of the join with events. */
+static void time_phases(kit_report *rep, const kit_options *opt, lab4_problem *p, size_t n,
+                        const char *param, cudaStream_t stream)
+{
+    static const char *names[3] = { "join:search", "join:scan", "join:expand" };
+    lab4_io *io = lab4_problem_io(p);
+    cudaEvent_t ev[4];
+    for (int i = 0; i < 4; i++)
+        if (KIT_CHECK(cudaEventCreate(&ev[i])))
+            exit(KIT_EXIT_USAGE);
+    for (int i = 0; i < 3; i++)
+        io->phase_events[i] = ev[i + 1];
+    double *ms[3];
+    for (int i = 0; i < 3; i++)
+        ms[i] = kit_host_alloc(sizeof(double) * (size_t)opt->reps, "phase samples");
+    int r = 0;
+    for (int i = 0; i < opt->warmup && !r; i++)
+        r = lab4_join(io, stream);
+    for (int i = 0; i < opt->reps && !r; i++) {
+        r = (int)cudaMemsetAsync(rep->flush_buf, i & 0xff, rep->flush_bytes, stream);
+        if (!r)
+            r = (int)cudaEventRecord(ev[0], stream);
+        if (!r)
+            r = lab4_join(io, stream);
+        if (!r)
+            r = (int)cudaEventSynchronize(ev[3]);
+        for (int ph = 0; ph < 3 && !r; ph++) {
+            float t = 0;
+            r = (int)cudaEventElapsedTime(&t, ev[ph], ev[ph + 1]);
+            ms[ph][i] = t;
+        }
+    }
+    for (int i = 0; i < 3; i++)
+        io->phase_events[i] = NULL;
+    double sum = 0;
+    kit_stats st[3];
+    for (int ph = 0; ph < 3; ph++) {
+        kit_row row;
+        memset(&row, 0, sizeof row);
+        snprintf(row.lab, sizeof row.lab, "lab4");
+        snprintf(row.variant, sizeof row.variant, "%s", names[ph]);
+        snprintf(row.type, sizeof row.type, "%s", lab4_join_name(io->join));
+        snprintf(row.dist, sizeof row.dist, "-");
+        snprintf(row.param, sizeof row.param, "%s", param);
+        row.n = n;
+        if (r) {
+            row.status = KIT_ERROR;
+            snprintf(row.why, sizeof row.why, "CUDA error while timing the phases: %s",
+                     cudaGetErrorString((cudaError_t)r));
+        } else {
+            st[ph] = kit_stats_of(ms[ph], opt->reps);
+            row.ms = st[ph];
+            sum += st[ph].median;
+        }
+        kit_report_add(rep, &row);
+    }
+    if (!r && sum > 0)
+        printf("join phases (%s, n=%zu): search %.3f ms (%.0f%%), scan + row count %.3f ms (%.0f%%), "
+               "expand %.3f ms (%.0f%%)\n",
+               lab4_join_name(io->join), n, st[0].median, 100 * st[0].median / sum, st[1].median,
+               100 * st[1].median / sum, st[2].median, 100 * st[2].median / sum);
+    for (int i = 0; i < 4; i++)
+        cudaEventDestroy(ev[i]);
+    for (int i = 0; i < 3; i++)
+        free(ms[i]);
+}
+
+static void run_size(kit_report *rep, const kit_options *opt, unsigned ops, unsigned joins,
+                     size_t n, cudaStream_t stream)
+{
+    size_t a_count = (size_t)((double)n * (double)split / 100.0), b_count = n - a_count;
+    char param[64];
+    if (ops & (1u << LAB4_MERGE | 1u << LAB4_SEARCH)) {
+        int with_dups = strcmp(opt->dist, "dups") == 0;
+        int32_t *a = kit_host_alloc(a_count * sizeof(int32_t), "A");
+        int32_t *b = kit_host_alloc(b_count * sizeof(int32_t), "B");
+        lab4_make_sorted(a, a_count, n, opt->seed, with_dups);
+        lab4_make_sorted(b, b_count, n, opt->seed + 0x9E37, with_dups);
+        snprintf(param, sizeof param, "split=%lld", split);
+        for (lab4_op op = LAB4_MERGE; op <= LAB4_SEARCH; op++) {
+            if (!(ops & 1u << op))
+                continue;
+            lab4_problem *p = lab4_problem_create(op, a, a_count, b, b_count);
+            run_cases(rep, opt, p, op, n, "i32", opt->dist, param,
+                      op == LAB4_MERGE && strcmp(opt->variant, "all") == 0, stream);
+            lab4_problem_destroy(p);
+        }
+        free(a);
+        free(b);
+    }
+    if (ops & 1u << LAB4_LBS) {
+        /* n outputs from n / 4 objects: about 4 outputs per object, some empty. */
+        size_t objs = n ? (n / 4 ? n / 4 : 1) : 0;
+        int64_t *offsets = kit_host_alloc((objs + 1) * sizeof(int64_t), "offsets");
+        lab4_make_offsets(offsets, objs, n, opt->seed);
+        lab4_problem *p = lab4_problem_create_lbs(offsets, objs);
+        snprintf(param, sizeof param, "objects=%zu", objs);
+        run_cases(rep, opt, p, LAB4_LBS, n, "i64", "uniform", param, 0, stream);
+        lab4_problem_destroy(p);
+        free(offsets);
+    }
+    if ((ops & 1u << LAB4_JOIN) && !(opt->sweep && n > LAB4_JOIN_SWEEP_MAX)) {
+        int32_t *a = kit_host_alloc(a_count * sizeof(int32_t), "table A");
+        int32_t *b = kit_host_alloc(b_count * sizeof(int32_t), "table B");
+        lab4_make_table(a, a_count, (int)dups, opt->seed);
+        lab4_make_table(b, b_count, (int)dups, opt->seed ^ 0x5bd1e995u);
+        lab4_problem *p = lab4_problem_create(LAB4_JOIN, a, a_count, b, b_count);
+        snprintf(param, sizeof param, "dups=%lld;split=%lld", dups, split);
+        for (lab4_join_type t = LAB4_INNER; t <= LAB4_OUTER; t++) {
+            if (!(joins & 1u << t))
+                continue;
+            if (lab4_problem_set_join(p, t))
+                exit(KIT_EXIT_USAGE); /* the message is printed */
+            run_cases(rep, opt, p, LAB4_JOIN, n, lab4_join_name(t), dups > 1 ? "dups" : "unique",
+                      param, 0, stream);
+            if (phases && kit_variant_selected(opt, "join"))
+                time_phases(rep, opt, p, n, param, stream);
+        }
+        lab4_problem_destroy(p);
+        free(a);
+        free(b);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    const kit_lab lab4 = {
+        .name = "lab4",
+        .title = "lab4: merge and joins (naive merge, Merge Path, sorted search, load-balancing search, joins)",
+        .variants = KIT_VARIANTS(lab4_variants, lab4_variant_count),
+        .dists = lab4_dists,
+        .dist_help = "merge/search keys: uniform = spread over 2n values; dups = runs of ~16 equal keys",
+        .flags = lab4_flags,
+        .default_n = (size_t)1 << 24,
+        .max_n = (size_t)1 << 30,
+        .n_unit = "keys (|A| + |B|; lbs: outputs)",
+    };
+    kit_options opt;
+    kit_options_or_exit(&lab4, argc, argv, &opt);
+
+    static const char *ops_names[] = { "merge", "search", "lbs", "join" };
+    unsigned ops = 0, joins = 0;
+    int v = strcmp(opt.variant, "all") ? kit_variant_find(lab4.variants, opt.variant) : -1;
+    if (!op_arg)
+        ops = 1u << (v >= 0 ? lab4_variants[v].op : LAB4_MERGE);
+    else if (!strcmp(op_arg, "all"))
+        ops = 15;
+    else
+        for (int i = 0; i < 4; i++)
+            if (!strcmp(op_arg, ops_names[i]))
+                ops = 1u << i;
+    if (!ops)
+        kit_usage_error(&lab4, "--op must be merge, search, lbs, join or all, got '%s'", op_arg);
+    if (v >= 0 && !(ops & 1u << lab4_variants[v].op))
+        kit_usage_error(&lab4, "variant '%s' computes --op %s", opt.variant,
+                        ops_names[lab4_variants[v].op]);
+    if (!strcmp(join_arg, "all"))
+        joins = 15;
+    else
+        for (lab4_join_type t = LAB4_INNER; t <= LAB4_OUTER; t++)
+            if (!strcmp(join_arg, lab4_join_name(t)))
+                joins = 1u << t;
+    if (!joins)
+        kit_usage_error(&lab4, "--join must be inner, left, right, outer or all, got '%s'", join_arg);
+
+    if (trace) {
+        print_trace();
+        return KIT_EXIT_OK;
+    }
+
+    kit_device dev;
+    kit_device_open_or_exit(&opt, &dev);
+    kit_report rep;
+    kit_report_open(&rep, &opt, &dev);
+    cudaStream_t stream;
+    if (KIT_CHECK(cudaStreamCreate(&stream)))
+        return KIT_EXIT_USAGE;
+    size_t sizes[32];
+    int count = kit_sizes(&opt, &lab4, sizes);
+    for (int i = 0; i < count; i++)
+        run_size(&rep, &opt, ops, joins, sizes[i], stream);
+    cudaStreamDestroy(stream);
+    return kit_report_finish(&rep);
+}

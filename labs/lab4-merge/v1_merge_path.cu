@@ -1,0 +1,43 @@
+/* Step 4.1: Merge Path, the two-phase merge.
+ *
+ * Phase 1 (partition): the output is cut into tiles of NV = NT * VT items. One
+ * thread per tile boundary runs a Merge Path search (a binary search on the
+ * cross diagonal) to learn how many of the tile's first items come from A; the
+ * rest come from B. Every tile then owns exactly NV outputs, however the keys
+ * are spread: perfect load balance.
+ * Phase 2 (work): a block loads its A and B intervals into shared memory with
+ * coalesced reads, each thread finds its own start on diagonal tid * VT with a
+ * search in shared memory, merges VT items sequentially into registers (the CPU
+ * loop), writes them back to shared memory and the block stores the tile
+ * coalesced. Every input is read once and every output written once: O(n).
+ * Still slow: each tile waits on its loads with nothing else to do but what
+ * other resident blocks offer; VT and NT trade registers and shared memory for
+ * loads in flight (tune them: -DLAB4_MERGE_NT=..., -DLAB4_MERGE_VT=..., VT odd).
+ * Expect: close to CUB's merge, a large fraction of the copy limit. */
+#include "lab4.h"
+#include "lab4_tile.cuh"
+
+#ifndef LAB4_MERGE_NT
+#define LAB4_MERGE_NT 128
+#endif
+#ifndef LAB4_MERGE_VT
+#define LAB4_MERGE_VT 11
+#endif
+enum { NT = LAB4_MERGE_NT, VT = LAB4_MERGE_VT, NV = NT * VT };
+static_assert(NV >= LAB4_MIN_NV, "tiles smaller than the partition arrays allow");
+
+__global__ void __launch_bounds__(NT)
+merge_tiles(const int32_t *__restrict__ a, int64_t a_count, const int32_t *__restrict__ b,
+            int64_t b_count, const int64_t *__restrict__ partitions, int32_t *__restrict__ merged)
+{
+    // TODO(Step 4.1): load the tile's A and B intervals, search each thread's diagonal, merge VT items, store coalesced (about 24 lines)
+}
+
+extern "C" int lab4_merge_path(const lab4_io *io, cudaStream_t stream)
+{
+    int64_t total = (int64_t)(io->a_count + io->b_count);
+    if (total == 0)
+        return 0;
+    // TODO(Step 4.1): partition kernel (tiles + 1 boundaries), then one block of NT threads per tile (about 10 lines)
+    return KIT_TODO;
+}
