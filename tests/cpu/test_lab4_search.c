@@ -474,6 +474,35 @@ Test(lab4_join_seed, reference_and_emulation_reproduce_the_seed_table)
     }
 }
 
+/* The seed's inner-join slide: A = A A B D F F F F G, B = A A A B C E E F F. */
+Test(lab4_join_seed, inner_join_slide_bounds_counts_and_scan)
+{
+    const char *ka = "AABDFFFFG", *kb = "AAABCEEFF";
+    int32_t a[9], b[9], lower[9], upper[9], b_up[9];
+    uint8_t am[9], bm[9];
+    for (int i = 0; i < 9; i++) {
+        a[i] = ka[i];
+        b[i] = kb[i];
+    }
+    static const int32_t seed_lb[9] = { 0, 0, 3, 5, 7, 7, 7, 7, 9 };
+    static const int32_t seed_ub[9] = { 3, 3, 4, 5, 9, 9, 9, 9, 9 };
+    static const int64_t seed_counts[9] = { 3, 3, 1, 0, 2, 2, 2, 2, 0 };
+    static const int64_t seed_scan[10] = { 0, 3, 6, 7, 7, 9, 11, 13, 15, 15 };
+    emulate_search(a, 9, b, 9, 2, 3, 0, lower, b_up, am, bm);
+    emulate_search(a, 9, b, 9, 2, 3, 1, upper, b_up, NULL, NULL);
+    int64_t scan = 0;
+    for (int i = 0; i < 9; i++) {
+        cr_assert(eq(i32, lower[i], seed_lb[i]), "LB[%d]", i);
+        cr_assert(eq(i32, upper[i], seed_ub[i]), "UB[%d]", i);
+        int64_t c = lab4_join_count(1, upper[i] - lower[i], 0, 0, 0);
+        cr_assert(eq(i64, c, seed_counts[i]), "COUNTS[%d]", i);
+        cr_assert(eq(i64, scan, seed_scan[i]), "SCAN[%d]", i);
+        scan += c;
+    }
+    cr_assert(eq(i64, scan, seed_scan[9]));
+    cr_assert(eq(sz, lab4_ref_join_rows(a, 9, b, 9, LAB4_INNER), (size_t)15));
+}
+
 Test(lab4_emulate, join_equals_hash_join_reference)
 {
     static const int dups_levels[] = { 1, 2, 4 };
