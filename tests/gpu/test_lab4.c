@@ -1,7 +1,7 @@
 /* lab4's GPU suite: every variant against the CPU reference. One suite per
  * variant (lab4_v0 .. lab4_v4, plus lab4_cub for the library row), so
- * Criterion's --filter grades one step. Sizes cross the default tiles (merge
- * and search: 128 x 11 = 1408 items; LBS and join: 128 x 7 = 896) and every size
+ * Criterion's --filter grades one step. Sizes cross the default tiles (merge:
+ * 128 x 23 = 2944 items; search: 128 x 11 = 1408; LBS and join: 128 x 7 = 896) and every size
  * runs the skewed splits |A| = 0, 1, n/2, n - 1. */
 #include "kit_test.h"
 #include "lab4.h"
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static size_t sizes[] = { 0, 1, 2, 31, 33, 1025, 1407, 1408, 1409, 895, 896, 897,
+static size_t sizes[] = { 0, 1, 2, 31, 33, 1025, 2943, 2944, 2945, 1407, 1408, 1409, 895, 896, 897,
                           (1u << 20) + 7, 1u << 24 };
 /* Joins stop at 2^20 + 7 here (the hash-join reference is the slow part);
  * join_large_tables runs 2^24 once. */
