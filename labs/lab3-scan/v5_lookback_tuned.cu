@@ -1,46 +1,51 @@
 /* Step 3.5: decoupled look-back tuned for the copy limit.
  *
- * Three changes to Step 3.4, each aimed at keeping more bytes in flight and
- * fewer cycles between "loaded" and "stored":
- *   1. bigger tiles: VT = 15 (int32) or 7 (int64) values per thread, 256 threads,
- *      so a tile is ~15 KB and each look-back is paid for by more data;
- *   2. wide loads and stores: a full tile moves as 16-byte vectors (uint4)
- *      between global and shared memory, all loads of a thread issued before the
- *      first one is used; the transpose to VT consecutive values per thread then
- *      happens in shared memory (odd VT: conflict-free);
+ * A memory-bound kernel runs at the copy rate only if enough bytes are in
+ * flight on every SM at every moment (latency x bandwidth, tens of KB per SM).
+ * Step 3.4 falls short because each block spends much of its life not loading:
+ * waiting for its ticket, scanning, looking back. Three changes:
+ *   1. loads that cost no registers: a full tile is copied from global straight
+ *      into shared memory with asynchronous 16-byte copies (cp.async, through
+ *      __pipeline_memcpy_async). Registers no longer grow with the tile, so the
+ *      tiles can be big (VT = 23 int32 / 11 int64 values per thread, 256
+ *      threads: ~23 KB) AND eight blocks fit on an SM (2048 threads): ~180 KB
+ *      of tiles per SM, most of it in flight. Each thread then scans its VT
+ *      consecutive values where they lie in shared memory (odd VT: the 32
+ *      lanes' reads at stride VT hit 32 different banks), and the tile goes out
+ *      as 16-byte stores;
+ *   2. one look-back per ~23 KB instead of per ~9 KB, so the fixed costs per
+ *      tile (ticket, barriers, look-back) weigh less;
  *   3. a warp-parallel look-back: warp 0 reads the statuses of the 32 tiles
  *      before it at once (lane l reads tile t-1-l), polls again only while some
  *      lane still sees X, then finds the nearest P with __ballot_sync/__ffs and
  *      adds the values of the lanes up to and including it with one warp
  *      reduction. With no P in the window, it slides 32 tiles back and repeats.
- *      One window usually suffices (--stats), so the look-back costs about one L2
- *      round trip instead of one per predecessor.
+ *      Most tiles need one window (--stats), one L2 round trip instead of one
+ *      per predecessor.
  * The status entries, ticket and per-launch reset are those of Steps 3.3-3.4.
  *
- * What remains: the reset memset and the ticket atomic per launch, a short serial
- * phase per tile (scan + look-back) during which that block moves no data, and
- * the barriers of the transpose. Expect: near CUB, within some percent of the
- * copy rate at large n (see the lab's chart). */
+ * What remains: the reset memset and the ticket atomic per launch, and the
+ * serial phase of each tile (scan + look-back) during which that block moves no
+ * data; other blocks on the SM cover it only partly. Expect: close to CUB and to
+ * the copy rate at large n (see the lab's chart). */
 #include "lab3_scan.cuh"
 
+#include <cuda_pipeline.h>
+
 #define LT_NT LAB3_TUNED_NT
-#ifndef LT_LOAD /* tuning experiments: e.g. -DLT_LOAD=__ldcs -DLT_STORE=__stcs */
-#define LT_LOAD(p) (*(p))
-#define LT_STORE(p, v) (*(p) = (v))
+#ifndef LT_MIN_BLOCKS /* blocks per SM the register allocation must allow */
+#define LT_MIN_BLOCKS 8
 #endif
 
 template <typename T>
 struct tuned_shape {
     static constexpr int VT = sizeof(T) == 4 ? LAB3_TUNED_VT_I32 : LAB3_TUNED_VT_I64;
     static constexpr int NV = LT_NT * VT;
-    static constexpr int PER_VEC = 16 / sizeof(T); /* values in one uint4 */
+    static constexpr int PER_VEC = 16 / sizeof(T); /* values in one 16-byte vector */
     static constexpr int VECS = NV / PER_VEC;
-    static constexpr int VEC_ITERS = (VECS + LT_NT - 1) / LT_NT;
-    static_assert(VT % 2 == 1, "odd VT keeps the transposed shared-memory reads conflict-free");
+    static_assert(VT % 2 == 1, "odd VT keeps the transposed shared-memory accesses conflict-free");
     static_assert(NV % PER_VEC == 0, "a full tile must be a whole number of 16-byte vectors");
 };
-
-// TODO(Step 3.5): wide tile load/store helpers (uint4 between global and shared memory when the tile is full and aligned) (about 63 lines)
 
 /* Warp-parallel look-back, called by all 32 lanes of one warp for tile t > 0
  * after the tile has published A. Returns the tile's exclusive prefix (in every
@@ -53,17 +58,18 @@ static __device__ __forceinline__ T lookback_window(void *status, long long t, u
 }
 
 template <typename T>
-__global__ void __launch_bounds__(LT_NT) tuned_scan(const T *in, T *out, size_t n, int exclusive, bool wide,
-                                                    void *status, unsigned long long *stats)
+__global__ void __launch_bounds__(LT_NT, LT_MIN_BLOCKS) tuned_scan(const T *in, T *out, size_t n, int exclusive,
+                                                                   bool wide, void *status,
+                                                                   unsigned long long *stats)
 {
     typedef tuned_shape<T> S;
-    // TODO(Step 3.5): ticket; wide load; block scan; warp 0 publishes A and looks back (or P for tile 0); broadcast; add; wide store (about 37 lines)
+    // TODO(Step 3.5): ticket; async copy of the tile into shared memory; thread sums; block scan; warp 0 publishes A and looks back (P for tile 0); scan in shared memory; 16-byte stores (about 68 lines)
 }
 
 template <typename T>
 static int lookback_tuned(const lab3_scan_io *io, cudaStream_t stream)
 {
-    // TODO(Step 3.5): reset status, decide whether in/out allow 16-byte access, launch one block per tile (about 8 lines)
+    // TODO(Step 3.5): reset status, decide whether in/out allow 16-byte access, launch one block per tile (about 15 lines)
     return KIT_TODO;
 }
 

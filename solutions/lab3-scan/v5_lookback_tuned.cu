@@ -1,111 +1,51 @@
 /* Step 3.5: decoupled look-back tuned for the copy limit.
  *
- * Three changes to Step 3.4, each aimed at keeping more bytes in flight and
- * fewer cycles between "loaded" and "stored":
- *   1. bigger tiles: VT = 15 (int32) or 7 (int64) values per thread, 256 threads,
- *      so a tile is ~15 KB and each look-back is paid for by more data;
- *   2. wide loads and stores: a full tile moves as 16-byte vectors (uint4)
- *      between global and shared memory, all loads of a thread issued before the
- *      first one is used; the transpose to VT consecutive values per thread then
- *      happens in shared memory (odd VT: conflict-free);
+ * A memory-bound kernel runs at the copy rate only if enough bytes are in
+ * flight on every SM at every moment (latency x bandwidth, tens of KB per SM).
+ * Step 3.4 falls short because each block spends much of its life not loading:
+ * waiting for its ticket, scanning, looking back. Three changes:
+ *   1. loads that cost no registers: a full tile is copied from global straight
+ *      into shared memory with asynchronous 16-byte copies (cp.async, through
+ *      __pipeline_memcpy_async). Registers no longer grow with the tile, so the
+ *      tiles can be big (VT = 23 int32 / 11 int64 values per thread, 256
+ *      threads: ~23 KB) AND eight blocks fit on an SM (2048 threads): ~180 KB
+ *      of tiles per SM, most of it in flight. Each thread then scans its VT
+ *      consecutive values where they lie in shared memory (odd VT: the 32
+ *      lanes' reads at stride VT hit 32 different banks), and the tile goes out
+ *      as 16-byte stores;
+ *   2. one look-back per ~23 KB instead of per ~9 KB, so the fixed costs per
+ *      tile (ticket, barriers, look-back) weigh less;
  *   3. a warp-parallel look-back: warp 0 reads the statuses of the 32 tiles
  *      before it at once (lane l reads tile t-1-l), polls again only while some
  *      lane still sees X, then finds the nearest P with __ballot_sync/__ffs and
  *      adds the values of the lanes up to and including it with one warp
  *      reduction. With no P in the window, it slides 32 tiles back and repeats.
- *      One window usually suffices (--stats), so the look-back costs about one L2
- *      round trip instead of one per predecessor.
+ *      Most tiles need one window (--stats), one L2 round trip instead of one
+ *      per predecessor.
  * The status entries, ticket and per-launch reset are those of Steps 3.3-3.4.
  *
- * What remains: the reset memset and the ticket atomic per launch, a short serial
- * phase per tile (scan + look-back) during which that block moves no data, and
- * the barriers of the transpose. Expect: near CUB, within some percent of the
- * copy rate at large n (see the lab's chart). */
+ * What remains: the reset memset and the ticket atomic per launch, and the
+ * serial phase of each tile (scan + look-back) during which that block moves no
+ * data; other blocks on the SM cover it only partly. Expect: close to CUB and to
+ * the copy rate at large n (see the lab's chart). */
 #include "lab3_scan.cuh"
 
+#include <cuda_pipeline.h>
+
 #define LT_NT LAB3_TUNED_NT
-#ifndef LT_LOAD /* tuning experiments: e.g. -DLT_LOAD=__ldcs -DLT_STORE=__stcs */
-#define LT_LOAD(p) (*(p))
-#define LT_STORE(p, v) (*(p) = (v))
+#ifndef LT_MIN_BLOCKS /* blocks per SM the register allocation must allow */
+#define LT_MIN_BLOCKS 8
 #endif
 
 template <typename T>
 struct tuned_shape {
     static constexpr int VT = sizeof(T) == 4 ? LAB3_TUNED_VT_I32 : LAB3_TUNED_VT_I64;
     static constexpr int NV = LT_NT * VT;
-    static constexpr int PER_VEC = 16 / sizeof(T); /* values in one uint4 */
+    static constexpr int PER_VEC = 16 / sizeof(T); /* values in one 16-byte vector */
     static constexpr int VECS = NV / PER_VEC;
-    static constexpr int VEC_ITERS = (VECS + LT_NT - 1) / LT_NT;
-    static_assert(VT % 2 == 1, "odd VT keeps the transposed shared-memory reads conflict-free");
+    static_assert(VT % 2 == 1, "odd VT keeps the transposed shared-memory accesses conflict-free");
     static_assert(NV % PER_VEC == 0, "a full tile must be a whole number of 16-byte vectors");
 };
-
-// BEGIN SOLUTION (Step 3.5): wide tile load/store helpers (uint4 between global and shared memory when the tile is full and aligned)
-/* Global -> shared: a full, aligned tile as uint4 (every load issued before any
- * shared store), otherwise value by value with 0 past the end; then each thread
- * takes its VT consecutive values. */
-template <typename T>
-static __device__ __forceinline__ void load_tile_wide(const T *in, size_t count, bool wide, T *smem,
-                                                      T (&v)[tuned_shape<T>::VT])
-{
-    typedef tuned_shape<T> S;
-    if (wide && count == (size_t)S::NV) {
-        const uint4 *src = (const uint4 *)in;
-        uint4 r[S::VEC_ITERS];
-#pragma unroll
-        for (int k = 0; k < S::VEC_ITERS; k++) {
-            int j = k * LT_NT + threadIdx.x;
-            if (S::VECS % LT_NT == 0 || j < S::VECS)
-                r[k] = LT_LOAD(&src[j]);
-        }
-#pragma unroll
-        for (int k = 0; k < S::VEC_ITERS; k++) {
-            int j = k * LT_NT + threadIdx.x;
-            if (S::VECS % LT_NT == 0 || j < S::VECS)
-                ((uint4 *)smem)[j] = r[k];
-        }
-    } else {
-#pragma unroll
-        for (int k = 0; k < S::VT; k++) {
-            int i = k * LT_NT + threadIdx.x;
-            smem[i] = (size_t)i < count ? in[i] : T(0);
-        }
-    }
-    __syncthreads();
-#pragma unroll
-    for (int k = 0; k < S::VT; k++)
-        v[k] = smem[threadIdx.x * S::VT + k];
-}
-
-/* Registers -> shared (each thread where it read, so no barrier before), then
- * shared -> global as uint4 for a full aligned tile. */
-template <typename T>
-static __device__ __forceinline__ void store_tile_wide(T *out, size_t count, bool wide, T *smem,
-                                                       const T (&v)[tuned_shape<T>::VT])
-{
-    typedef tuned_shape<T> S;
-#pragma unroll
-    for (int k = 0; k < S::VT; k++)
-        smem[threadIdx.x * S::VT + k] = v[k];
-    __syncthreads();
-    if (wide && count == (size_t)S::NV) {
-        uint4 *dst = (uint4 *)out;
-#pragma unroll
-        for (int k = 0; k < S::VEC_ITERS; k++) {
-            int j = k * LT_NT + threadIdx.x;
-            if (S::VECS % LT_NT == 0 || j < S::VECS)
-                LT_STORE(&dst[j], ((const uint4 *)smem)[j]);
-        }
-    } else {
-#pragma unroll
-        for (int k = 0; k < S::VT; k++) {
-            int i = k * LT_NT + threadIdx.x;
-            if ((size_t)i < count)
-                out[i] = smem[i];
-        }
-    }
-}
-// END SOLUTION
 
 /* Warp-parallel look-back, called by all 32 lanes of one warp for tile t > 0
  * after the tile has published A. Returns the tile's exclusive prefix (in every
@@ -146,11 +86,12 @@ static __device__ __forceinline__ T lookback_window(void *status, long long t, u
 }
 
 template <typename T>
-__global__ void __launch_bounds__(LT_NT) tuned_scan(const T *in, T *out, size_t n, int exclusive, bool wide,
-                                                    void *status, unsigned long long *stats)
+__global__ void __launch_bounds__(LT_NT, LT_MIN_BLOCKS) tuned_scan(const T *in, T *out, size_t n, int exclusive,
+                                                                   bool wide, void *status,
+                                                                   unsigned long long *stats)
 {
     typedef tuned_shape<T> S;
-    // BEGIN SOLUTION (Step 3.5): ticket; wide load; block scan; warp 0 publishes A and looks back (or P for tile 0); broadcast; add; wide store
+    // BEGIN SOLUTION (Step 3.5): ticket; async copy of the tile into shared memory; thread sums; block scan; warp 0 publishes A and looks back (P for tile 0); scan in shared memory; 16-byte stores
     __shared__ __align__(16) T tile[S::NV];
     __shared__ T warp_sums[LT_NT / 32 + 1];
     __shared__ unsigned int tile_id;
@@ -159,17 +100,33 @@ __global__ void __launch_bounds__(LT_NT) tuned_scan(const T *in, T *out, size_t 
         tile_id = atomicAdd(lab3_ticket(status), 1u);
     __syncthreads();
     const unsigned int t = tile_id;
-    size_t base = (size_t)t * S::NV;
-    size_t count = lab3_tile_items(n, S::NV, t);
+    const size_t base = (size_t)t * S::NV;
+    const size_t count = lab3_tile_items(n, S::NV, t);
+    const bool full_and_wide = wide && count == (size_t)S::NV;
 
-    T v[S::VT];
-    load_tile_wide<T>(in + base, count, wide, tile, v);
-    T mine = 0;
+    /* Global -> shared. A full aligned tile: 16-byte asynchronous copies that
+     * bypass registers, all issued before waiting for any. Otherwise value by
+     * value, 0 past the end. */
+    if (full_and_wide) {
+        const uint4 *src = (const uint4 *)(in + base);
+        for (int j = threadIdx.x; j < S::VECS; j += LT_NT)
+            __pipeline_memcpy_async((uint4 *)tile + j, src + j, sizeof(uint4));
+        __pipeline_commit();
+        __pipeline_wait_prior(0);
+    } else {
+        for (int i = threadIdx.x; i < S::NV; i += LT_NT)
+            tile[i] = (size_t)i < count ? in[base + i] : T(0);
+    }
+    __syncthreads();
+
+    /* Each thread owns the VT consecutive values tile[tid*VT .. tid*VT+VT-1]. */
+    T *mine = tile + threadIdx.x * S::VT;
+    T sum = 0;
 #pragma unroll
     for (int k = 0; k < S::VT; k++)
-        mine += v[k];
+        sum += mine[k];
     T aggregate;
-    T prefix = lab3_block_exclusive_scan<LT_NT>(mine, warp_sums, aggregate);
+    T prefix = lab3_block_exclusive_scan<LT_NT>(sum, warp_sums, aggregate);
 
     if (threadIdx.x < 32) {
         if (t == 0) {
@@ -188,8 +145,26 @@ __global__ void __launch_bounds__(LT_NT) tuned_scan(const T *in, T *out, size_t 
         }
     }
     __syncthreads();
-    lab3_thread_scan(v, tile_prefix + prefix, exclusive);
-    store_tile_wide<T>(out + base, count, wide, tile, v);
+
+    /* Scan the thread's values in place (only this thread touches them). */
+    T running = tile_prefix + prefix;
+#pragma unroll
+    for (int k = 0; k < S::VT; k++) {
+        T x = mine[k];
+        mine[k] = exclusive ? running : running + x;
+        running += x;
+    }
+    __syncthreads();
+
+    /* Shared -> global, coalesced, 16 bytes at a time for a full aligned tile. */
+    if (full_and_wide) {
+        uint4 *dst = (uint4 *)(out + base);
+        for (int j = threadIdx.x; j < S::VECS; j += LT_NT)
+            dst[j] = ((const uint4 *)tile)[j];
+    } else {
+        for (int i = threadIdx.x; i < (int)count; i += LT_NT)
+            out[base + i] = tile[i];
+    }
     // END SOLUTION
 }
 
@@ -201,6 +176,13 @@ static int lookback_tuned(const lab3_scan_io *io, cudaStream_t stream)
     size_t tiles = lab3_tile_count(io->n, S::NV);
     if (int err = lab3_status_reset<T>(io->ws, tiles, stream))
         return err;
+    static bool configured; /* once per type: ask for the largest shared-memory carveout, so 8 blocks fit */
+    if (!configured) {
+        if (int err = KIT_CHECK(cudaFuncSetAttribute(tuned_scan<T>, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                                     (int)cudaSharedmemCarveoutMaxShared)))
+            return err;
+        configured = true;
+    }
     bool wide = ((uintptr_t)io->in | (uintptr_t)io->out) % 16 == 0;
     tuned_scan<T><<<tiles, LT_NT, 0, stream>>>((const T *)io->in, (T *)io->out, io->n, io->exclusive, wide,
                                                io->ws->status, io->ws->stats);
