@@ -408,11 +408,13 @@ void lab4_problem_copy_limit(lab4_problem *p, kit_config *cfg)
         cfg->copy_dst = p->d_out;
         cfg->copy_bytes = p->n * sizeof(int32_t);
         break;
-    case LAB4_LBS:
-        cfg->copy_src = p->d_out;
-        cfg->copy_dst = p->d_out2;
-        cfg->copy_bytes = p->out_count * sizeof(int32_t);
+    case LAB4_LBS: { /* the offsets (an initialized input) into the object output */
+        size_t in_bytes = (p->obj_count + 1) * sizeof(int64_t), out_bytes = p->out_count * sizeof(int32_t);
+        cfg->copy_src = p->d_offsets;
+        cfg->copy_dst = p->d_out;
+        cfg->copy_bytes = in_bytes < out_bytes ? in_bytes : out_bytes;
         break;
+    }
     case LAB4_JOIN: {
         size_t rows = p->io.join_capacity;
         cfg->copy_src = p->d_ab;
