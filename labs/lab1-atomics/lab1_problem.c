@@ -73,7 +73,10 @@ lab1_problem *lab1_problem_create(size_t n, size_t bins, lab1_dist d, uint64_t s
     p->d_counts = kit_device_alloc(bins * sizeof(int), "the counts");
     p->d_sums = kit_device_alloc(bins * sizeof(double), "the sums");
     double *d_values = (double *)((char *)p->d_input + p->keys_bytes);
-    if (KIT_CHECK(cudaMemcpy(p->d_input, p->h_keys, n * sizeof(int), cudaMemcpyHostToDevice)) ||
+    /* The memcpy row copies the whole block, padding between keys and values
+     * included: give the padding a defined value. */
+    if (KIT_CHECK(cudaMemset(p->d_input, 0, p->input_bytes)) ||
+        KIT_CHECK(cudaMemcpy(p->d_input, p->h_keys, n * sizeof(int), cudaMemcpyHostToDevice)) ||
         (with_values &&
          KIT_CHECK(cudaMemcpy(d_values, p->h_values, n * sizeof(double), cudaMemcpyHostToDevice))))
         kit_die(KIT_EXIT_USAGE, "cannot upload the lab1 input");
