@@ -22,8 +22,8 @@ static inline size_t lab3_type_bytes(lab3_type t) { return t == LAB3_I32 ? 4 : 8
  * tests run n = NV - 1, NV, NV + 1 for both types. */
 #ifndef LAB3_TUNED_NT /* -D overrides are for tuning experiments only */
 #define LAB3_TUNED_NT 256
-#define LAB3_TUNED_VT_I32 23
-#define LAB3_TUNED_VT_I64 11
+#define LAB3_TUNED_VT_I32 27
+#define LAB3_TUNED_VT_I64 13
 #endif
 #define LAB3_TUNED_NV_I32 (LAB3_TUNED_NT * LAB3_TUNED_VT_I32)
 #define LAB3_TUNED_NV_I64 (LAB3_TUNED_NT * LAB3_TUNED_VT_I64)

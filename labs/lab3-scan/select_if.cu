@@ -21,11 +21,15 @@
  * word holds flag + count for both element types. */
 #include "lab3_scan.cuh"
 
-#define SEL_NT LAB3_TUNED_NT
+#define SEL_NT 256
+/* Values per thread: smaller than Step 3.5's, because here each thread keeps
+ * its values in registers (it needs them after the look-back to gather them). */
+#define SEL_VT_I32 15
+#define SEL_VT_I64 7
 
 template <typename T>
 struct select_shape {
-    static constexpr int VT = sizeof(T) == 4 ? LAB3_TUNED_VT_I32 : LAB3_TUNED_VT_I64;
+    static constexpr int VT = sizeof(T) == 4 ? SEL_VT_I32 : SEL_VT_I64;
     static constexpr int NV = SEL_NT * VT;
     static constexpr int PER_VEC = 16 / sizeof(T);
     static constexpr int VECS = NV / PER_VEC;

@@ -7,13 +7,13 @@
  *   1. loads that cost no registers: a full tile is copied from global straight
  *      into shared memory with asynchronous 16-byte copies (cp.async, through
  *      __pipeline_memcpy_async). Registers no longer grow with the tile, so the
- *      tiles can be big (VT = 23 int32 / 11 int64 values per thread, 256
- *      threads: ~23 KB) AND eight blocks fit on an SM (2048 threads): ~180 KB
+ *      tiles can be big (VT = 27 int32 / 13 int64 values per thread, 256
+ *      threads: ~27 KB) AND seven blocks fit on an SM (1792 threads): ~190 KB
  *      of tiles per SM, most of it in flight. Each thread then scans its VT
  *      consecutive values where they lie in shared memory (odd VT: the 32
  *      lanes' reads at stride VT hit 32 different banks), and the tile goes out
  *      as 16-byte stores;
- *   2. one look-back per ~23 KB instead of per ~9 KB, so the fixed costs per
+ *   2. one look-back per ~27 KB instead of per ~9 KB, so the fixed costs per
  *      tile (ticket, barriers, look-back) weigh less;
  *   3. a warp-parallel look-back: warp 0 reads the statuses of the 32 tiles
  *      before it at once (lane l reads tile t-1-l), polls again only while some
@@ -34,7 +34,7 @@
 
 #define LT_NT LAB3_TUNED_NT
 #ifndef LT_MIN_BLOCKS /* blocks per SM the register allocation must allow */
-#define LT_MIN_BLOCKS 8
+#define LT_MIN_BLOCKS 7
 #endif
 
 template <typename T>
@@ -176,7 +176,7 @@ static int lookback_tuned(const lab3_scan_io *io, cudaStream_t stream)
     size_t tiles = lab3_tile_count(io->n, S::NV);
     if (int err = lab3_status_reset<T>(io->ws, tiles, stream))
         return err;
-    static bool configured; /* once per type: ask for the largest shared-memory carveout, so 8 blocks fit */
+    static bool configured; /* once per type: ask for the largest shared-memory carveout, so 7 blocks fit */
     if (!configured) {
         if (int err = KIT_CHECK(cudaFuncSetAttribute(tuned_scan<T>, cudaFuncAttributePreferredSharedMemoryCarveout,
                                                      (int)cudaSharedmemCarveoutMaxShared)))
