@@ -24,16 +24,14 @@ awk -v lab="lab$lab" '
         if (name !~ "^" lab "_v[0-9]+$") next
         total[name]++
         if ($1 == "ok") pass[name]++
-        else if (!(name in why)) { why[name] = $0 }
-        if (!(name in order)) order[name] = ++count
     }
     END {
-        for (s in order) names[order[s]] = s
-        for (i = 1; i <= count; i++) {
-            s = names[i]; p = pass[s] + 0; t = total[s]
-            printf "%-10s %3d/%-3d %5.1f%%\n", s, p, t, 100 * p / t
+        for (s in total) {
+            p = pass[s] + 0; t = total[s]
+            printf "%-10s %3d/%-3d %5.1f%%\n", s, p, t, 100 * p / t | "sort -V"
             all_p += p; all_t += t
         }
+        close("sort -V")
         if (all_t) printf "%-10s %3d/%-3d %5.1f%%\n", "total", all_p, all_t, 100 * all_p / all_t
     }' <<<"$tap"
 echo "(run 'make grade LAB=$lab GRADE_FORMAT=tap' for the failure messages)"
