@@ -25,6 +25,7 @@ struct lab1_problem {
     size_t keys_bytes, input_bytes;
     int *d_counts;
     double *d_sums;
+    int *d_work; /* zeroed once here; the launchers that use it leave it zero */
     void *d_cub_temp;
     size_t cub_temp_bytes;
     int *ref_counts;
@@ -41,7 +42,7 @@ size_t lab1_device_bytes(size_t n, size_t bins, int with_values)
     size_t keys = round_up(kit_mul_or_die(n, sizeof(int), "the keys"), 256);
     size_t input = keys + (with_values ? kit_mul_or_die(n, sizeof(double), "the values") : 0);
     /* input, its memcpy destination, both outputs, and room for CUB's temporary */
-    return 2 * input + bins * (sizeof(int) + sizeof(double)) + ((size_t)1 << 20);
+    return 2 * input + bins * (2 * sizeof(int) + sizeof(double)) + ((size_t)1 << 20);
 }
 
 lab1_problem *lab1_problem_create(size_t n, size_t bins, lab1_dist d, uint64_t seed, int with_values)
@@ -72,10 +73,12 @@ lab1_problem *lab1_problem_create(size_t n, size_t bins, lab1_dist d, uint64_t s
     p->d_copy = kit_device_alloc(p->input_bytes + 256, "the memcpy destination");
     p->d_counts = kit_device_alloc(bins * sizeof(int), "the counts");
     p->d_sums = kit_device_alloc(bins * sizeof(double), "the sums");
+    p->d_work = kit_device_alloc(LAB1_WORK_INTS(bins) * sizeof(int), "the scratch bins");
     double *d_values = (double *)((char *)p->d_input + p->keys_bytes);
     /* The memcpy row copies the whole block, padding between keys and values
      * included: give the padding a defined value. */
     if (KIT_CHECK(cudaMemset(p->d_input, 0, p->input_bytes)) ||
+        KIT_CHECK(cudaMemset(p->d_work, 0, LAB1_WORK_INTS(bins) * sizeof(int))) ||
         KIT_CHECK(cudaMemcpy(p->d_input, p->h_keys, n * sizeof(int), cudaMemcpyHostToDevice)) ||
         (with_values &&
          KIT_CHECK(cudaMemcpy(d_values, p->h_values, n * sizeof(double), cudaMemcpyHostToDevice))))
@@ -90,7 +93,7 @@ lab1_problem *lab1_problem_create(size_t n, size_t bins, lab1_dist d, uint64_t s
         KIT_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev)))
         kit_die(KIT_EXIT_USAGE, "cannot query the device");
     p->io = (lab1_io){ n, (int)bins, p->d_input, with_values ? d_values : NULL, p->d_counts, p->d_sums,
-                       sms, (size_t)optin };
+                       sms, (size_t)optin, p->d_work };
     return p;
 }
 
@@ -102,6 +105,7 @@ void lab1_problem_destroy(lab1_problem *p)
     cudaFree(p->d_copy);
     cudaFree(p->d_counts);
     cudaFree(p->d_sums);
+    cudaFree(p->d_work);
     cudaFree(p->d_cub_temp);
     free(p->h_keys);
     free(p->h_values);

@@ -4,7 +4,10 @@
  *   they fit in 48 KB: 8 copies of 256 counts = 8 KB), so the warps of a block do
  *   not contend on one copy; merged into global memory once per block.
  * - A grid of a few blocks per multiprocessor with a grid-stride loop, and, for the
- *   histogram, 16-byte int4 loads: 4 keys per lane, 128 per warp per load.
+ *   histogram, 16-byte int4 loads: 4 keys per lane, 128 per warp per load, and
+ *   SW_LOADS of them issued before any is processed (more bytes in flight).
+ * - Histogram: no memset launch. Blocks merge into scratch sums that are zero
+ *   between launches; the last block copies them into the counts and zeroes them.
  * - Aggregation only when it pays. A cheap probe first: how many lanes share the
  *   first lane's key (one shuffle, one vote)? If the whole warp holds one key, one
  *   lane adds it all. If at least SW_MATCH_MIN lanes share it, __match_any_sync
@@ -18,7 +21,15 @@
 
 #define SW_NT 256
 #define SW_WARPS (SW_NT / LAB1_WARP)
-#define SW_BLOCKS_PER_SM 8
+#define SW_BLOCKS_PER_SM 8 /* scatter-add */
+/* The histogram, tuned on an H200 (lecture 1): blocks per multiprocessor, and the
+ * int4 loads each lane has in flight. */
+#ifndef SW_HIST_BLOCKS_PER_SM
+#define SW_HIST_BLOCKS_PER_SM 4
+#endif
+#ifndef SW_LOADS
+#define SW_LOADS 8
+#endif
 /* Aggregate when at least this many lanes share the first lane's key. */
 #define SW_MATCH_MIN 4
 
@@ -35,9 +46,9 @@ __device__ __forceinline__ void add_quad(int *bins, unsigned active, int4 k)
 }
 
 __global__ void histogram_smem_warp(const int *__restrict__ keys, size_t n, int bins, int copies,
-                                    int *counts)
+                                    int *counts, int *work)
 {
-    // TODO(Step 1.5): zero copies * bins shared counters; barrier; grid-stride over int4 quads, one warp-uniform loop bound, active = __ballot_sync(full, quad < quads), add_quad into copy (warp % copies); block 0 adds the last n % 4 keys; barrier; merge the copies into counts (about 26 lines)
+    // TODO(Step 1.5): zero copies * bins shared counters; barrier; full tiles of SW_LOADS * 32 int4 per warp (all loads first, then add_quad each); the last quads one per lane (active = __ballot_sync(full, quad < quads)); block 0 adds the last n % 4 keys; barrier; merge the copies into work[0..bins) with atomics; the last block to take the ticket work[bins] copies work into counts and zeroes work (about 59 lines)
 }
 
 __global__ void scatter_add_smem_warp(const int *__restrict__ keys, const double *__restrict__ values,
@@ -54,10 +65,10 @@ __global__ void scatter_add_smem_warp(const int *__restrict__ keys, const double
     return copies ? copies : lab1_smem_copies(io->bins, elem, 1, io->smem_optin);
 }
 
-/* Blocks for `work` units of SW_NT: at least one, at most SW_BLOCKS_PER_SM per SM. */
-[[maybe_unused]] static unsigned grid_for(const lab1_io *io, size_t work)
+/* Blocks for `work` units of SW_NT: at least one, at most per_sm per SM. */
+[[maybe_unused]] static unsigned grid_for(const lab1_io *io, size_t work, int per_sm)
 {
-    size_t blocks = kit_div_up(work, SW_NT), most = (size_t)SW_BLOCKS_PER_SM * (io->sms > 0 ? io->sms : 1);
+    size_t blocks = kit_div_up(work, SW_NT), most = (size_t)per_sm * (io->sms > 0 ? io->sms : 1);
     blocks = blocks < most ? blocks : most;
     return blocks ? (unsigned)blocks : 1u;
 }
@@ -71,7 +82,7 @@ template <typename Kernel> static int opt_in(Kernel kernel, size_t smem)
 
 extern "C" int lab1_smem_warp_histogram(const lab1_io *io, cudaStream_t stream)
 {
-    // TODO(Step 1.5): copies = copies_for(io, sizeof(int)); 0: warp-match's launcher; else zero counts, n == 0: done, opt_in, launch grid_for(io, n / 4) blocks with copies * bins * 4 bytes of shared memory (about 13 lines)
+    // TODO(Step 1.5): copies = copies_for(io, sizeof(int)); 0: warp-match's launcher; n == 0: zero the counts, done; else opt_in, launch grid_for(io, tiles of SW_LOADS quads per thread) blocks with copies * bins * 4 bytes of shared memory (the kernel writes every count: no memset) (about 12 lines)
     return KIT_TODO;
 }
 

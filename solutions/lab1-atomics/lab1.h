@@ -32,10 +32,16 @@ typedef struct {
     double *sums;         /* bins sums (scatter-add output) */
     int sms;              /* multiprocessors of the device, to size grid-stride launches */
     size_t smem_optin;    /* the most dynamic shared memory a block may opt into */
+    int *work;            /* scratch of LAB1_WORK_INTS(bins) ints, all zero between launches
+                             (smem-warp's histogram: its block sums and their ticket) */
 } lab1_io;
 
+/* The scratch ints of lab1_io.work for `bins` bins: one per bin, and a ticket. */
+#define LAB1_WORK_INTS(bins) ((size_t)(bins) + 1)
+
 /* A launcher computes the whole result: it zeroes its output bins (cudaMemsetAsync)
- * and adds every key into them; for n == 0 it only zeroes. */
+ * and adds every key into them, or writes every bin from its kernel; for n == 0 it
+ * only zeroes. */
 typedef int (*lab1_fn)(const lab1_io *io, cudaStream_t stream);
 
 typedef struct {

@@ -44,7 +44,7 @@ static int trace_gpu(const int *keys, const double *values, int n, int bins, lab
     if (!r)
         r = KIT_CHECK(cudaMemset(d_trace, 0, sizeof *d_trace));
     if (!r) {
-        lab1_io io = { (size_t)n, bins, d_keys, d_values, NULL, d_sums, 1, 0 };
+        lab1_io io = { (size_t)n, bins, d_keys, d_values, NULL, d_sums, 1, 0, NULL };
         r = lab1_warp_ballot_trace(&io, d_trace, 0);
     }
     if (!r)

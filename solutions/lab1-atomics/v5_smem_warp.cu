@@ -4,7 +4,10 @@
  *   they fit in 48 KB: 8 copies of 256 counts = 8 KB), so the warps of a block do
  *   not contend on one copy; merged into global memory once per block.
  * - A grid of a few blocks per multiprocessor with a grid-stride loop, and, for the
- *   histogram, 16-byte int4 loads: 4 keys per lane, 128 per warp per load.
+ *   histogram, 16-byte int4 loads: 4 keys per lane, 128 per warp per load, and
+ *   SW_LOADS of them issued before any is processed (more bytes in flight).
+ * - Histogram: no memset launch. Blocks merge into scratch sums that are zero
+ *   between launches; the last block copies them into the counts and zeroes them.
  * - Aggregation only when it pays. A cheap probe first: how many lanes share the
  *   first lane's key (one shuffle, one vote)? If the whole warp holds one key, one
  *   lane adds it all. If at least SW_MATCH_MIN lanes share it, __match_any_sync
@@ -18,7 +21,15 @@
 
 #define SW_NT 256
 #define SW_WARPS (SW_NT / LAB1_WARP)
-#define SW_BLOCKS_PER_SM 8
+#define SW_BLOCKS_PER_SM 8 /* scatter-add */
+/* The histogram, tuned on an H200 (lecture 1): blocks per multiprocessor, and the
+ * int4 loads each lane has in flight. */
+#ifndef SW_HIST_BLOCKS_PER_SM
+#define SW_HIST_BLOCKS_PER_SM 4
+#endif
+#ifndef SW_LOADS
+#define SW_LOADS 8
+#endif
 /* Aggregate when at least this many lanes share the first lane's key. */
 #define SW_MATCH_MIN 4
 
@@ -66,9 +77,9 @@ __device__ __forceinline__ void add_quad(int *bins, unsigned active, int4 k)
 }
 
 __global__ void histogram_smem_warp(const int *__restrict__ keys, size_t n, int bins, int copies,
-                                    int *counts)
+                                    int *counts, int *work)
 {
-    // BEGIN SOLUTION (Step 1.5): zero copies * bins shared counters; barrier; grid-stride over int4 quads, one warp-uniform loop bound, active = __ballot_sync(full, quad < quads), add_quad into copy (warp % copies); block 0 adds the last n % 4 keys; barrier; merge the copies into counts
+    // BEGIN SOLUTION (Step 1.5): zero copies * bins shared counters; barrier; full tiles of SW_LOADS * 32 int4 per warp (all loads first, then add_quad each); the last quads one per lane (active = __ballot_sync(full, quad < quads)); block 0 adds the last n % 4 keys; barrier; merge the copies into work[0..bins) with atomics; the last block to take the ticket work[bins] copies work into counts and zeroes work
     extern __shared__ __align__(16) unsigned char smem_raw[];
     int *shared_bins = reinterpret_cast<int *>(smem_raw);
     for (int j = threadIdx.x; j < copies * bins; j += SW_NT)
@@ -77,9 +88,24 @@ __global__ void histogram_smem_warp(const int *__restrict__ keys, size_t n, int 
     const int lane = lab1_lane_id(), warp = threadIdx.x / LAB1_WARP;
     int *mine = shared_bins + (warp % copies) * bins;
     const int4 *quads = reinterpret_cast<const int4 *>(keys); /* cudaMalloc: 256-byte aligned */
-    size_t nquads = n / 4, stride = (size_t)gridDim.x * SW_NT;
-    /* The loop bound depends on the warp only, so all 32 lanes vote together. */
-    for (size_t q0 = (size_t)blockIdx.x * SW_NT + (size_t)warp * LAB1_WARP; q0 < nquads; q0 += stride) {
+    const size_t nquads = n / 4, warps = (size_t)gridDim.x * SW_WARPS;
+    const size_t my_warp = (size_t)blockIdx.x * SW_WARPS + warp;
+    /* Full tiles of SW_LOADS * 32 quads per warp. Every load is issued before the
+     * first shared atomic: the compiler does not move loads above atomics itself,
+     * so this is what keeps SW_LOADS loads per lane in flight. */
+    const size_t tile = (size_t)SW_LOADS * LAB1_WARP, tiles = nquads / tile;
+    for (size_t t = my_warp; t < tiles; t += warps) {
+        int4 k[SW_LOADS];
+#pragma unroll
+        for (int u = 0; u < SW_LOADS; u++)
+            k[u] = quads[t * tile + (size_t)u * LAB1_WARP + lane];
+#pragma unroll
+        for (int u = 0; u < SW_LOADS; u++)
+            add_quad(mine, LAB1_FULL_MASK, k[u]);
+    }
+    /* The last nquads % tile quads, one per lane. The loop bound depends on the warp
+     * only, so all 32 lanes vote together. */
+    for (size_t q0 = tiles * tile + my_warp * LAB1_WARP; q0 < nquads; q0 += warps * LAB1_WARP) {
         size_t q = q0 + lane;
         unsigned active = __ballot_sync(LAB1_FULL_MASK, q < nquads);
         if (q < nquads)
@@ -88,12 +114,30 @@ __global__ void histogram_smem_warp(const int *__restrict__ keys, size_t n, int 
     if (blockIdx.x == 0 && threadIdx.x < n % 4)
         atomicAdd(&mine[keys[nquads * 4 + threadIdx.x]], 1);
     __syncthreads();
+    /* Merge into the scratch sums, which start at zero: so the counts need no
+     * memset launch of their own. */
     for (int b = threadIdx.x; b < bins; b += SW_NT) {
         int sum = 0;
         for (int c = 0; c < copies; c++)
             sum += shared_bins[c * bins + b];
         if (sum)
-            atomicAdd(&counts[b], sum);
+            atomicAdd(&work[b], sum);
+    }
+    /* The last block to finish copies the sums into counts and leaves the scratch
+     * at zero for the next launch. Each thread's fence makes its atomics visible
+     * before the ticket that says "this block is done" (the threadFenceReduction
+     * pattern). */
+    __shared__ bool last;
+    __threadfence();
+    __syncthreads();
+    if (threadIdx.x == 0)
+        last = atomicAdd(&work[bins], 1) == (int)gridDim.x - 1;
+    __syncthreads();
+    if (last) {
+        for (int b = threadIdx.x; b < bins; b += SW_NT)
+            counts[b] = atomicExch(&work[b], 0);
+        if (threadIdx.x == 0)
+            work[bins] = 0; /* the ticket */
     }
     // END SOLUTION
 }
@@ -147,10 +191,10 @@ __global__ void scatter_add_smem_warp(const int *__restrict__ keys, const double
     return copies ? copies : lab1_smem_copies(io->bins, elem, 1, io->smem_optin);
 }
 
-/* Blocks for `work` units of SW_NT: at least one, at most SW_BLOCKS_PER_SM per SM. */
-[[maybe_unused]] static unsigned grid_for(const lab1_io *io, size_t work)
+/* Blocks for `work` units of SW_NT: at least one, at most per_sm per SM. */
+[[maybe_unused]] static unsigned grid_for(const lab1_io *io, size_t work, int per_sm)
 {
-    size_t blocks = kit_div_up(work, SW_NT), most = (size_t)SW_BLOCKS_PER_SM * (io->sms > 0 ? io->sms : 1);
+    size_t blocks = kit_div_up(work, SW_NT), most = (size_t)per_sm * (io->sms > 0 ? io->sms : 1);
     blocks = blocks < most ? blocks : most;
     return blocks ? (unsigned)blocks : 1u;
 }
@@ -164,19 +208,18 @@ template <typename Kernel> static int opt_in(Kernel kernel, size_t smem)
 
 extern "C" int lab1_smem_warp_histogram(const lab1_io *io, cudaStream_t stream)
 {
-    // BEGIN SOLUTION (Step 1.5): copies = copies_for(io, sizeof(int)); 0: warp-match's launcher; else zero counts, n == 0: done, opt_in, launch grid_for(io, n / 4) blocks with copies * bins * 4 bytes of shared memory
+    // BEGIN SOLUTION (Step 1.5): copies = copies_for(io, sizeof(int)); 0: warp-match's launcher; n == 0: zero the counts, done; else opt_in, launch grid_for(io, tiles of SW_LOADS quads per thread) blocks with copies * bins * 4 bytes of shared memory (the kernel writes every count: no memset)
     int copies = copies_for(io, sizeof(int));
     if (copies == 0)
         return lab1_warp_match_histogram(io, stream);
-    if (int err = KIT_CHECK(cudaMemsetAsync(io->counts, 0, (size_t)io->bins * sizeof(int), stream)))
-        return err;
     if (io->n == 0)
-        return 0;
+        return KIT_CHECK(cudaMemsetAsync(io->counts, 0, (size_t)io->bins * sizeof(int), stream));
     size_t smem = (size_t)copies * io->bins * sizeof(int);
     if (int err = opt_in(histogram_smem_warp, smem))
         return err;
-    histogram_smem_warp<<<grid_for(io, io->n / 4), SW_NT, smem, stream>>>(io->keys, io->n, io->bins, copies,
-                                                                        io->counts);
+    unsigned blocks = grid_for(io, kit_div_up(io->n / 4, SW_LOADS), SW_HIST_BLOCKS_PER_SM);
+    histogram_smem_warp<<<blocks, SW_NT, smem, stream>>>(io->keys, io->n, io->bins, copies, io->counts,
+                                                        io->work);
     return KIT_LAUNCH_CHECK();
     // STUB: return KIT_TODO;
     // END SOLUTION
@@ -195,7 +238,7 @@ extern "C" int lab1_smem_warp_scatter_add(const lab1_io *io, cudaStream_t stream
     size_t smem = (size_t)copies * io->bins * sizeof(double);
     if (int err = opt_in(scatter_add_smem_warp, smem))
         return err;
-    scatter_add_smem_warp<<<grid_for(io, io->n), SW_NT, smem, stream>>>(io->keys, io->values, io->n,
+    scatter_add_smem_warp<<<grid_for(io, io->n, SW_BLOCKS_PER_SM), SW_NT, smem, stream>>>(io->keys, io->values, io->n,
                                                                       io->bins, copies, io->sums);
     return KIT_LAUNCH_CHECK();
     // STUB: return KIT_TODO;

@@ -128,6 +128,28 @@ Test(lab1_v3, trace_matches_host_model, .timeout = 60)
     fclose(sink);
 }
 
+/* smem-warp's histogram keeps scratch sums and a ticket that each launch must leave
+ * at zero: run the same problem several times in a row, each run checked (a stale
+ * scratch would add the previous run's counts). Sizes around its tile of 4 x 32
+ * int4 per warp, and a grid of many blocks. */
+Test(lab1_v5, repeated_runs_leave_scratch_clean, .timeout = 60)
+{
+    KIT_TEST_REQUIRE_GPU();
+    static const size_t ns[] = { 3, 511, 512, 513, 4097, (1u << 22) + 5 };
+    static const size_t bin_counts[] = { 7, 256, 4096 };
+    for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
+        for (size_t b = 0; b < sizeof bin_counts / sizeof bin_counts[0]; b++) {
+            lab1_dist d = { LAB1_UNIFORM, 0 };
+            lab1_problem *p = lab1_problem_create(ns[i], bin_counts[b], d, 7 + i, 0);
+            char what[96];
+            for (int run = 0; run < 3; run++) {
+                snprintf(what, sizeof what, "histogram n=%zu bins=%zu run %d", ns[i], bin_counts[b], run + 1);
+                kit_test_expect_pass(lab1_problem_case(p, 5, LAB1_HISTOGRAM), lab1_variants[5].info.step, what);
+            }
+            lab1_problem_destroy(p);
+        }
+}
+
 /* The table and the suites must not drift apart. */
 Test(lab1_table, one_suite_per_variant)
 {
