@@ -10,7 +10,8 @@
  * reducing its own tile); it never waits for the whole chain before it to
  * resolve. Tiles that run side by side are all in their load/reduce phase at the
  * same time, so by the time a tile looks back, its neighbours have at least
- * published A, and a P is usually a few tiles away (--stats prints how far).
+ * published A, and the nearest P is some tens of tiles back, however large n
+ * is (--stats prints how far).
  *
  * Same packing, ticket and per-launch reset as Step 3.3. Look-back here is done
  * by one thread, one predecessor at a time.

@@ -24,8 +24,10 @@
 #define SEL_NT 256
 /* Values per thread: smaller than Step 3.5's, because here each thread keeps
  * its values in registers (it needs them after the look-back to gather them). */
-#define SEL_VT_I32 15
-#define SEL_VT_I64 7
+#ifndef SEL_VT_I32 /* -D overrides are for tuning experiments only */
+#define SEL_VT_I32 19
+#define SEL_VT_I64 11
+#endif
 
 template <typename T>
 struct select_shape {

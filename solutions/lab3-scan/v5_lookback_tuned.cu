@@ -20,8 +20,8 @@
  *      lane still sees X, then finds the nearest P with __ballot_sync/__ffs and
  *      adds the values of the lanes up to and including it with one warp
  *      reduction. With no P in the window, it slides 32 tiles back and repeats.
- *      Most tiles need one window (--stats), one L2 round trip instead of one
- *      per predecessor.
+ *      Each window costs one L2 round trip for 32 predecessors, so even a
+ *      look-back of ~100 tiles (--stats) costs only a few round trips.
  * The status entries, ticket and per-launch reset are those of Steps 3.3-3.4.
  *
  * What remains: the reset memset and the ticket atomic per launch, and the
