@@ -33,7 +33,7 @@ tools=(memcheck racecheck synccheck initcheck)
 variants=$("$bin" --list | awk '{print $1}')
 name=$(basename "$bin")
 tag=$(echo "$*" | tr -c 'A-Za-z0-9\n' '_' | sed 's/^/_/; s/_*$//')
-echo "compute-sanitizer on $name, n = $n, extra args: ${*:-none}"
+echo "compute-sanitizer on $name, n = $n unless the extra args set --n; extra args: ${*:-none}"
 printf '%-24s' "variant"; printf ' %-10s' "${tools[@]}"; printf '\n'
 failed=0
 for v in $variants; do
