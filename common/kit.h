@@ -248,6 +248,11 @@ int kit_time(kit_run_fn run, void *ctx, cudaStream_t stream, int warmup, int rep
              void *flush_buf, size_t flush_bytes, kit_stats *out);
 
 void kit_report_open(kit_report *rep, const kit_options *opt, const kit_device *dev);
+/* What every driver does first: open the --device GPU (exit 2 with the reason if
+ * there is none), open the report, create the stream all cases run on. */
+cudaStream_t kit_begin(const kit_options *opt, kit_report *rep);
+/* ...and last: destroy the stream, finish the report; returns the exit status. */
+int kit_end(kit_report *rep, cudaStream_t stream);
 /* Check then time every case of one configuration; append rows (memcpy first).
  * speedup is relative to the first timed case after memcpy. */
 void kit_run_cases(kit_report *rep, const kit_options *opt, const kit_config *cfg,

@@ -69,6 +69,23 @@ void kit_report_open(kit_report *rep, const kit_options *opt, const kit_device *
             opt->reps, opt->warmup);
 }
 
+cudaStream_t kit_begin(const kit_options *opt, kit_report *rep)
+{
+    kit_device dev;
+    kit_device_open_or_exit(opt, &dev);
+    kit_report_open(rep, opt, &dev);
+    cudaStream_t stream;
+    if (KIT_CHECK(cudaStreamCreate(&stream)))
+        exit(KIT_EXIT_USAGE);
+    return stream;
+}
+
+int kit_end(kit_report *rep, cudaStream_t stream)
+{
+    cudaStreamDestroy(stream);
+    return kit_report_finish(rep);
+}
+
 void kit_report_add(kit_report *rep, const kit_row *row)
 {
     if (rep->count == rep->cap) {
@@ -128,6 +145,17 @@ static void stop_if_context_lost(kit_report *rep, const kit_row *row)
     }
 }
 
+/* A launcher returns a cudaError_t or a lab's own code (e.g. an output too large):
+ * name the first, number the second. */
+static void describe_error(char *why, size_t len, const char *when, int r)
+{
+    const char *name = cudaGetErrorName((cudaError_t)r);
+    if (name && strncmp(name, "unrecognized", 12) != 0)
+        snprintf(why, len, "CUDA error%s: %s", when, cudaGetErrorString((cudaError_t)r));
+    else
+        snprintf(why, len, "launcher error %d%s (see the lab's message above)", r, when);
+}
+
 kit_status kit_check_case(const kit_case *c, cudaStream_t stream, char *why, size_t len)
 {
     int r = c->prepare ? c->prepare(c->ctx, stream) : 0;
@@ -140,7 +168,7 @@ kit_status kit_check_case(const kit_case *c, cudaStream_t stream, char *why, siz
     if (!r)
         r = (int)cudaStreamSynchronize(stream);
     if (r) {
-        snprintf(why, len, "CUDA error: %s", cudaGetErrorString((cudaError_t)r));
+        describe_error(why, len, "", r);
         return KIT_ERROR;
     }
     if (c->check && c->check(c->ctx, why, len))
@@ -159,7 +187,7 @@ void kit_run_cases(kit_report *rep, const kit_options *opt, const kit_config *cf
                      rep->flush_bytes, &row.ms);
     if (r) {
         row.status = KIT_ERROR;
-        snprintf(row.why, sizeof row.why, "CUDA error: %s", cudaGetErrorString((cudaError_t)r));
+        describe_error(row.why, sizeof row.why, "", r);
     }
     double memcpy_gbs = row.ms.median > 0 ? 2.0 * cfg->copy_bytes / (row.ms.median * 1e-3) / 1e9 : 0;
     row_rates(&row, 2.0 * cfg->copy_bytes, cfg->items, memcpy_gbs, 0);
@@ -176,8 +204,7 @@ void kit_run_cases(kit_report *rep, const kit_options *opt, const kit_config *cf
                          rep->flush_bytes, &row.ms);
             if (r) {
                 row.status = KIT_ERROR;
-                snprintf(row.why, sizeof row.why, "CUDA error while timing: %s",
-                         cudaGetErrorString((cudaError_t)r));
+                describe_error(row.why, sizeof row.why, " while timing", r);
             } else {
                 if (baseline_ms == 0)
                     baseline_ms = row.ms.median;

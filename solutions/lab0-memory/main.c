@@ -50,13 +50,8 @@ int main(int argc, char **argv)
     };
     kit_options opt;
     kit_options_or_exit(&lab0, argc, argv, &opt);
-    kit_device dev;
-    kit_device_open_or_exit(&opt, &dev);
     kit_report rep;
-    kit_report_open(&rep, &opt, &dev);
-    cudaStream_t stream;
-    if (KIT_CHECK(cudaStreamCreate(&stream)))
-        return KIT_EXIT_USAGE;
+    cudaStream_t stream = kit_begin(&opt, &rep);
 
     if (stride_sweep) {
         int v_stride = kit_variant_find(lab0.variants, "stride");
@@ -85,6 +80,5 @@ int main(int argc, char **argv)
             lab0_problem_destroy(p);
         }
     }
-    cudaStreamDestroy(stream);
-    return kit_report_finish(&rep);
+    return kit_end(&rep, stream);
 }

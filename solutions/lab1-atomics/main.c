@@ -96,17 +96,14 @@ int main(int argc, char **argv)
             kit_usage_error(&lab1, "%s", err);
     }
 
-    kit_device dev;
-    kit_device_open_or_exit(&opt, &dev);
     if (trace) {
+        kit_device dev;
+        kit_device_open_or_exit(&opt, &dev);
         kit_device_print(&dev, stdout);
         return lab1_trace_run(trace_keys, trace_n, (int)bins, stdout);
     }
     kit_report rep;
-    kit_report_open(&rep, &opt, &dev);
-    cudaStream_t stream;
-    if (KIT_CHECK(cudaStreamCreate(&stream)))
-        return KIT_EXIT_USAGE;
+    cudaStream_t stream = kit_begin(&opt, &rep);
 
     char dist_name[32];
     lab1_dist_name(dist, dist_name, sizeof dist_name);
@@ -119,6 +116,5 @@ int main(int argc, char **argv)
                 run_op(&rep, &opt, p, sizes[i], (lab1_op)op, dist_name, stream);
         lab1_problem_destroy(p);
     }
-    cudaStreamDestroy(stream);
-    return kit_report_finish(&rep);
+    return kit_end(&rep, stream);
 }

@@ -67,13 +67,8 @@ int main(int argc, char **argv)
         kit_usage_error(&lab2, "unknown --type '%s' (i64, f32, max or all)", type_arg);
     }
 
-    kit_device dev;
-    kit_device_open_or_exit(&opt, &dev);
     kit_report rep;
-    kit_report_open(&rep, &opt, &dev);
-    cudaStream_t stream;
-    if (KIT_CHECK(cudaStreamCreate(&stream)))
-        return KIT_EXIT_USAGE;
+    cudaStream_t stream = kit_begin(&opt, &rep);
 
     size_t sizes[32];
     int size_count = kit_sizes(&opt, &lab2, sizes);
@@ -83,6 +78,5 @@ int main(int argc, char **argv)
             run_problem(&rep, &opt, p, sizes[i], types[t], stream);
             lab2_problem_destroy(p);
         }
-    cudaStreamDestroy(stream);
-    return kit_report_finish(&rep);
+    return kit_end(&rep, stream);
 }

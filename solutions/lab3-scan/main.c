@@ -76,13 +76,8 @@ int main(int argc, char **argv)
     if (!compact && strcmp(op_arg, "scan"))
         kit_usage_error(&lab3, "--op must be scan or compact, got '%s'", op_arg);
 
-    kit_device dev;
-    kit_device_open_or_exit(&opt, &dev);
     kit_report rep;
-    kit_report_open(&rep, &opt, &dev);
-    cudaStream_t stream;
-    if (KIT_CHECK(cudaStreamCreate(&stream)))
-        return KIT_EXIT_USAGE;
+    cudaStream_t stream = kit_begin(&opt, &rep);
 
     size_t sizes[32];
     int size_count = kit_sizes(&opt, &lab3, sizes);
@@ -119,6 +114,5 @@ int main(int argc, char **argv)
             lab3_problem_destroy(p);
         }
     }
-    cudaStreamDestroy(stream);
-    return kit_report_finish(&rep);
+    return kit_end(&rep, stream);
 }

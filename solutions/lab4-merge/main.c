@@ -314,17 +314,11 @@ int main(int argc, char **argv)
         return KIT_EXIT_OK;
     }
 
-    kit_device dev;
-    kit_device_open_or_exit(&opt, &dev);
     kit_report rep;
-    kit_report_open(&rep, &opt, &dev);
-    cudaStream_t stream;
-    if (KIT_CHECK(cudaStreamCreate(&stream)))
-        return KIT_EXIT_USAGE;
+    cudaStream_t stream = kit_begin(&opt, &rep);
     size_t sizes[32];
     int count = kit_sizes(&opt, &lab4, sizes);
     for (int i = 0; i < count; i++)
         run_size(&rep, &opt, ops, joins, sizes[i], stream);
-    cudaStreamDestroy(stream);
-    return kit_report_finish(&rep);
+    return kit_end(&rep, stream);
 }
