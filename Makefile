@@ -16,6 +16,10 @@ ARCH ?= $(if $(HAVE_GPU),native,sm_75)
 CC ?= gcc
 
 BUILD := build
+# build/last-arch changes when ARCH does: every CUDA object and binary depends on
+# it, so switching ARCH rebuilds them instead of mixing machine code.
+ARCH_STAMP := build/last-arch
+$(shell mkdir -p build; [ "$$(cat $(ARCH_STAMP) 2>/dev/null)" = "$(ARCH)" ] || echo "$(ARCH)" > $(ARCH_STAMP))
 COMMON_CFLAGS := -O2 -Wall -Wextra -fopenmp -Icommon
 CFLAGS_KIT := -std=c11 -D_GNU_SOURCE $(COMMON_CFLAGS) -I$(CUDA_HOME)/include -MMD -MP
 NVFLAGS := -O3 -std=c++17 -arch=$(ARCH) -lineinfo -Icommon -Xcompiler -Wall,-Wextra -MMD -MP
@@ -80,7 +84,7 @@ $(BUILD)/solutions/%.c.o: solutions/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_KIT) -I$(dir $<) -c $< -o $@
 
-$(BUILD)/solutions/%.cu.o: solutions/%.cu
+$(BUILD)/solutions/%.cu.o: solutions/%.cu $(ARCH_STAMP)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -I$(dir $<) -c $< -o $@
 
@@ -88,7 +92,7 @@ $(BUILD)/labs/%.c.o: labs/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_KIT) $(STARTER_FLAGS) -I$(dir $<) -c $< -o $@
 
-$(BUILD)/labs/%.cu.o: labs/%.cu
+$(BUILD)/labs/%.cu.o: labs/%.cu $(ARCH_STAMP)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -Xcompiler $(STARTER_FLAGS) -I$(dir $<) -c $< -o $@
 
@@ -98,11 +102,11 @@ $(BUILD)/tests/%.c.o: tests/%.c
 
 # ---- one lab: ./labN, ./solutionN and its grading binary ---------------------------
 define LAB_RULES
-lab$(1): $(call lab_obj,labs,$(2)) $(COMMON_OBJ)
-	$(NVCC) -arch=$(ARCH) -o $$@ $$^ $(LDLIBS)
+lab$(1): $(call lab_obj,labs,$(2)) $(COMMON_OBJ) $(ARCH_STAMP)
+	$(NVCC) -arch=$(ARCH) -o $$@ $$(filter %.o,$$^) $(LDLIBS)
 	@mkdir -p $(BUILD)/bin && cp $$@ $(BUILD)/bin/
-solution$(1): $(call lab_obj,solutions,$(2)) $(COMMON_OBJ)
-	$(NVCC) -arch=$(ARCH) -o $$@ $$^ $(LDLIBS)
+solution$(1): $(call lab_obj,solutions,$(2)) $(COMMON_OBJ) $(ARCH_STAMP)
+	$(NVCC) -arch=$(ARCH) -o $$@ $$(filter %.o,$$^) $(LDLIBS)
 	@mkdir -p $(BUILD)/bin && cp $$@ $(BUILD)/bin/
 $(BUILD)/tests/grade_lab$(1): $(BUILD)/tests/grade/test_lab$(1).c.o $(call lab_lib_obj,labs,$(2)) $(COMMON_OBJ)
 	$(NVCC) -arch=$(ARCH) -o $$@ $$^ -lcriterion $(LDLIBS)

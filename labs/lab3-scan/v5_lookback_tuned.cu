@@ -33,8 +33,18 @@
 #include <cuda_pipeline.h>
 
 #define LT_NT LAB3_TUNED_NT
-#ifndef LT_MIN_BLOCKS /* blocks per SM the register allocation must allow */
+/* Blocks per SM the register allocation must allow (tuned on an H200): 7 where an
+ * SM holds 2048 threads (sm_80, sm_90, sm_100); as many as fit elsewhere (1024
+ * threads per SM on sm_75, 1536 on the other recent parts). */
+#ifndef LT_MIN_BLOCKS
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 900 || \
+    (__CUDA_ARCH__ >= 1000 && __CUDA_ARCH__ < 1100)
 #define LT_MIN_BLOCKS 7
+#elif __CUDA_ARCH__ == 750
+#define LT_MIN_BLOCKS 4
+#else
+#define LT_MIN_BLOCKS 6
+#endif
 #endif
 
 template <typename T>
