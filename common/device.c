@@ -113,12 +113,16 @@ int kit_poison(void *d_ptr, size_t bytes, cudaStream_t stream)
     return bytes ? (int)cudaMemsetAsync(d_ptr, 0xA5, bytes, stream) : 0;
 }
 
-int kit_time(kit_run_fn run, void *ctx, cudaStream_t stream, int warmup, int reps,
-             void *flush_buf, size_t flush_bytes, kit_stats *out)
+int kit_time(const kit_case *c, cudaStream_t stream, int warmup, int reps, void *flush_buf,
+             size_t flush_bytes, kit_stats *out)
 {
     int r = 0;
-    for (int i = 0; i < warmup && !r; i++)
-        r = run(ctx, stream);
+    for (int i = 0; i < warmup && !r; i++) {
+        if (c->reset)
+            r = c->reset(c->ctx, stream);
+        if (!r)
+            r = c->run(c->ctx, stream);
+    }
     if (r)
         return r;
 
@@ -127,12 +131,14 @@ int kit_time(kit_run_fn run, void *ctx, cudaStream_t stream, int warmup, int rep
         return r;
     double *ms = kit_host_alloc(sizeof(double) * (size_t)reps, "timing samples");
     for (int i = 0; i < reps && !r; i++) {
-        if (flush_buf)
+        if (c->reset)
+            r = c->reset(c->ctx, stream);
+        if (!r && flush_buf)
             r = (int)cudaMemsetAsync(flush_buf, i & 0xff, flush_bytes, stream);
         if (!r)
             r = (int)cudaEventRecord(start, stream);
         if (!r)
-            r = run(ctx, stream);
+            r = c->run(c->ctx, stream);
         if (!r)
             r = (int)cudaEventRecord(stop, stream);
         if (!r)

@@ -204,6 +204,8 @@ typedef struct {
     double bytes;          /* bytes one run must move (each input read once, each output
                               written once): the GB/s column */
     double items;          /* items one run processes: the Gitems/s column */
+    kit_run_fn reset;      /* optional: restore the inputs before every timed run, outside
+                              the timed span (for a case that works in place) */
 } kit_case;
 
 /* prepare, run once, wait, check: PASS, FAIL, TODO or ERROR with the reason.
@@ -242,10 +244,11 @@ typedef struct {
     int printed_rows;
 } kit_report;
 
-/* Time one enqueued function with CUDA events: warmup runs, then reps runs, each
- * after flushing L2 (flush_buf of flush_bytes, may be NULL) outside the timed span. */
-int kit_time(kit_run_fn run, void *ctx, cudaStream_t stream, int warmup, int reps,
-             void *flush_buf, size_t flush_bytes, kit_stats *out);
+/* Time a case's run with CUDA events: warmup runs, then reps runs. Before each
+ * timed run, outside the timed span: the case's reset (if any), then an L2 flush
+ * (flush_buf of flush_bytes, may be NULL). */
+int kit_time(const kit_case *c, cudaStream_t stream, int warmup, int reps, void *flush_buf,
+             size_t flush_bytes, kit_stats *out);
 
 void kit_report_open(kit_report *rep, const kit_options *opt, const kit_device *dev);
 /* What every driver does first: open the --device GPU (exit 2 with the reason if

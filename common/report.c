@@ -182,9 +182,10 @@ void kit_run_cases(kit_report *rep, const kit_options *opt, const kit_config *cf
     kit_row row;
     /* The limit: a device-to-device copy of the same bytes, read + write counted. */
     copy_ctx copy = { cfg->copy_src, cfg->copy_dst, cfg->copy_bytes };
+    kit_case copy_case = { .variant = "memcpy", .run = run_memcpy, .ctx = &copy };
     row_init(&row, cfg, "memcpy");
-    int r = kit_time(run_memcpy, &copy, stream, opt->warmup, opt->reps, rep->flush_buf,
-                     rep->flush_bytes, &row.ms);
+    int r = kit_time(&copy_case, stream, opt->warmup, opt->reps, rep->flush_buf, rep->flush_bytes,
+                     &row.ms);
     if (r) {
         row.status = KIT_ERROR;
         describe_error(row.why, sizeof row.why, "", r);
@@ -200,8 +201,7 @@ void kit_run_cases(kit_report *rep, const kit_options *opt, const kit_config *cf
         row_init(&row, cfg, c->variant);
         row.status = kit_check_case(c, stream, row.why, sizeof row.why);
         if (row.status == KIT_PASS) {
-            r = kit_time(c->run, c->ctx, stream, opt->warmup, opt->reps, rep->flush_buf,
-                         rep->flush_bytes, &row.ms);
+            r = kit_time(c, stream, opt->warmup, opt->reps, rep->flush_buf, rep->flush_bytes, &row.ms);
             if (r) {
                 row.status = KIT_ERROR;
                 describe_error(row.why, sizeof row.why, " while timing", r);

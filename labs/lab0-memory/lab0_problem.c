@@ -137,8 +137,8 @@ static double useful_bytes(const lab0_problem *p, lab0_op op)
 kit_case lab0_problem_case(lab0_problem *p, int v)
 {
     p->ctx[v] = (variant_ctx){ p, v };
-    kit_case c = { lab0_variants[v].info.slug, prepare, run, check, &p->ctx[v],
-                   useful_bytes(p, lab0_variants[v].op), (double)p->n };
+    kit_case c = { .variant = lab0_variants[v].info.slug, .prepare = prepare, .run = run, .check = check,
+                   .ctx = &p->ctx[v], .bytes = useful_bytes(p, lab0_variants[v].op), .items = (double)p->n };
     return c;
 }
 

@@ -14,7 +14,6 @@ typedef struct {
 typedef struct {
     lab3_problem *problem;
     int use_cub;
-    int fresh; /* select-if: the working buffer holds a pristine copy of the input */
 } select_ctx;
 
 struct lab3_problem {
@@ -158,30 +157,33 @@ kit_case lab3_problem_scan_case(lab3_problem *p, int v, int exclusive)
     int slot = 2 * (v == LAB3_CUB ? 16 : v) + (exclusive != 0);
     p->scan[slot] = (scan_ctx){ p, v, exclusive != 0 };
     double bytes = 2.0 * (double)p->n * (double)lab3_type_bytes(p->type); /* read n, write n */
-    kit_case c = { v == LAB3_CUB ? "cub" : lab3_variants[v].info.slug, scan_prepare, scan_run, scan_check,
-                   &p->scan[slot], bytes, (double)p->n };
+    kit_case c = { .variant = v == LAB3_CUB ? "cub" : lab3_variants[v].info.slug, .prepare = scan_prepare,
+                   .run = scan_run, .check = scan_check, .ctx = &p->scan[slot], .bytes = bytes,
+                   .items = (double)p->n };
     return c;
 }
 
 /* ---- compaction ------------------------------------------------------------------ */
 
-/* select-if is checked IN PLACE: prepare copies the input into the output buffer
- * and the next run compacts that buffer onto itself. The harness then times
- * repeated runs with no hook to restore the input between them, so timed runs
- * (not fresh) compact from the pristine input into the output buffer: the same
- * kernel and the same traffic (read n, write the kept items). */
-static int select_prepare(void *arg, cudaStream_t stream)
+/* select-if works IN PLACE on the output buffer: before every run (the checked one
+ * and, through the case's reset hook, every timed one, outside the timed span) the
+ * input is copied into that buffer, and the run compacts the buffer onto itself.
+ * cub-select reads the input and writes the output buffer. */
+static int select_reset(void *arg, cudaStream_t stream)
 {
     select_ctx *c = arg;
     lab3_problem *p = c->problem;
     size_t bytes = p->n * lab3_type_bytes(p->type);
+    return bytes ? KIT_CHECK(cudaMemcpyAsync(p->d_out, p->d_in, bytes, cudaMemcpyDeviceToDevice, stream)) : 0;
+}
+
+static int select_prepare(void *arg, cudaStream_t stream)
+{
+    select_ctx *c = arg;
+    lab3_problem *p = c->problem;
     int r = kit_poison(p->d_count, sizeof *p->d_count, stream);
-    if (!r && c->use_cub)
-        r = kit_poison(p->d_out, bytes, stream);
-    if (!r && !c->use_cub && bytes) {
-        r = KIT_CHECK(cudaMemcpyAsync(p->d_out, p->d_in, bytes, cudaMemcpyDeviceToDevice, stream));
-        c->fresh = 1;
-    }
+    if (!r)
+        r = c->use_cub ? kit_poison(p->d_out, p->n * lab3_type_bytes(p->type), stream) : select_reset(c, stream);
     return r;
 }
 
@@ -189,14 +191,9 @@ static int select_run(void *arg, cudaStream_t stream)
 {
     select_ctx *c = arg;
     lab3_problem *p = c->problem;
-    lab3_select_io io = { p->d_in, p->d_out, p->n, p->type, p->keep_pct, p->d_count, &p->ws };
-    if (c->use_cub)
-        return lab3_cub_select(&io, stream);
-    if (c->fresh) {
-        io.in = p->d_out; /* in place */
-        c->fresh = 0;
-    }
-    return lab3_select_if(&io, stream);
+    lab3_select_io io = { c->use_cub ? p->d_in : p->d_out, p->d_out, p->n, p->type, p->keep_pct, p->d_count,
+                          &p->ws };
+    return c->use_cub ? lab3_cub_select(&io, stream) : lab3_select_if(&io, stream);
 }
 
 static int select_check(void *arg, char *msg, size_t len)
@@ -223,12 +220,13 @@ static int select_check(void *arg, char *msg, size_t len)
 kit_case lab3_problem_select_case(lab3_problem *p, int use_cub)
 {
     select_ctx *c = &p->select[use_cub != 0];
-    *c = (select_ctx){ p, use_cub != 0, 0 };
+    *c = (select_ctx){ p, use_cub != 0 };
     select_reference(p);
     /* read n, write the kept items */
     double bytes = (double)(p->n + p->h_kept) * (double)lab3_type_bytes(p->type);
-    kit_case k = { use_cub ? "cub-select" : "select-if", select_prepare, select_run, select_check, c, bytes,
-                   (double)p->n };
+    kit_case k = { .variant = use_cub ? "cub-select" : "select-if", .prepare = select_prepare,
+                   .run = select_run, .check = select_check, .ctx = c, .bytes = bytes, .items = (double)p->n,
+                   .reset = use_cub ? NULL : select_reset };
     return k;
 }
 

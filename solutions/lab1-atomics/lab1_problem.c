@@ -168,15 +168,16 @@ kit_case lab1_problem_case(lab1_problem *p, int v, lab1_op op)
         (op == LAB1_SCATTER_ADD && !p->with_values))
         kit_die(KIT_EXIT_USAGE, "lab1: no case for variant %d and operation %d", v, (int)op);
     p->ctx[op][v] = (case_ctx){ p, v, op };
-    kit_case c = { lab1_variants[v].info.slug, prepare, run, check, &p->ctx[op][v],
-                   useful_bytes(p, op), (double)p->n };
+    kit_case c = { .variant = lab1_variants[v].info.slug, .prepare = prepare, .run = run, .check = check,
+                   .ctx = &p->ctx[op][v], .bytes = useful_bytes(p, op), .items = (double)p->n };
     return c;
 }
 
 kit_case lab1_problem_cub_case(lab1_problem *p)
 {
     p->cub_ctx = (case_ctx){ p, -1, LAB1_HISTOGRAM };
-    kit_case c = { "cub", prepare, run, check, &p->cub_ctx, useful_bytes(p, LAB1_HISTOGRAM), (double)p->n };
+    kit_case c = { .variant = "cub", .prepare = prepare, .run = run, .check = check, .ctx = &p->cub_ctx,
+                   .bytes = useful_bytes(p, LAB1_HISTOGRAM), .items = (double)p->n };
     return c;
 }
 

@@ -179,7 +179,8 @@ static kit_case make_case(lab2_problem *p, int slot, const char *slug, size_t bl
     c->problem = p;
     c->variant = slot;
     c->io = (lab2_io){ p->type, p->d_in, p->n, p->d_out, blocks, p->ws };
-    kit_case k = { slug, prepare, run, check, c, 4.0 * (double)p->n, (double)p->n };
+    kit_case k = { .variant = slug, .prepare = prepare, .run = run, .check = check, .ctx = c,
+                   .bytes = 4.0 * (double)p->n, .items = (double)p->n };
     return k;
 }
 

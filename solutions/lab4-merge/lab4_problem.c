@@ -384,8 +384,8 @@ kit_case lab4_problem_case(lab4_problem *p, int v)
     if (p->op == LAB4_JOIN && !p->join_set)
         kit_die(KIT_EXIT_USAGE, "lab4: call lab4_problem_set_join before asking for a join case");
     p->ctx[v] = (variant_ctx){ p, v };
-    kit_case c = { lab4_variants[v].info.slug, prepare, run, check, &p->ctx[v], useful_bytes(p),
-                   items(p) };
+    kit_case c = { .variant = lab4_variants[v].info.slug, .prepare = prepare, .run = run, .check = check,
+                   .ctx = &p->ctx[v], .bytes = useful_bytes(p), .items = items(p) };
     return c;
 }
 
@@ -394,7 +394,8 @@ kit_case lab4_problem_cub_case(lab4_problem *p)
     if (p->op != LAB4_MERGE)
         kit_die(KIT_EXIT_USAGE, "lab4: the cub row is a merge");
     p->cub_ctx = (variant_ctx){ p, -1 };
-    kit_case c = { "cub", prepare, run, check, &p->cub_ctx, useful_bytes(p), items(p) };
+    kit_case c = { .variant = "cub", .prepare = prepare, .run = run, .check = check, .ctx = &p->cub_ctx,
+                   .bytes = useful_bytes(p), .items = items(p) };
     return c;
 }
 
