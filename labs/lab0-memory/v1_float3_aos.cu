@@ -3,7 +3,7 @@
  *
  * A float3 is 12 bytes and has no 12-byte load instruction: each thread issues three
  * 4-byte loads at addresses 12 bytes apart. One load instruction of a warp then
- * covers 32 words spread over 384 bytes, so it needs 12-13 sectors for 128 useful
+ * covers 32 words spread over 384 bytes, so it needs 12 sectors for 128 useful
  * bytes. The other two loads touch the same sectors, so whether they come from
  * DRAM again or from L1/L2 decides how bad this is on a given GPU.
  * Expect: below `copy`; by how much is what the lab measures. */

@@ -15,8 +15,8 @@ template <> __device__ __forceinline__ double lab1_weight<double>(const double *
 __host__ __forceinline__ int *lab1_bins_of(const lab1_io *io, int *) { return io->counts; }
 __host__ __forceinline__ double *lab1_bins_of(const lab1_io *io, double *) { return io->sums; }
 
-/* Zero the output bins: every launcher starts with this, so timing includes it
- * (as it does for CUB, which clears its own output). */
+/* Zero the output bins: every launcher that adds into its bins starts with this, so
+ * timing includes it (as it does for CUB, which clears its own output). */
 template <typename T> inline int lab1_zero_bins(const lab1_io *io, cudaStream_t stream)
 {
     return KIT_CHECK(cudaMemsetAsync(lab1_bins_of(io, (T *)0), 0, (size_t)io->bins * sizeof(T), stream));

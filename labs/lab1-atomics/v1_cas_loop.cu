@@ -11,6 +11,7 @@
  * Expect: close to global-atomic for uniform keys over many bins; many times slower
  * as the keys of a warp collide (kwarp:1, single). */
 #include "lab1.h"
+#include "lab1_value.cuh"
 
 #define CAS_NT 256
 
@@ -29,6 +30,6 @@ __global__ void scatter_add_cas(const int *__restrict__ keys, const double *__re
 
 extern "C" int lab1_cas_loop_scatter_add(const lab1_io *io, cudaStream_t stream)
 {
-    // TODO(Step 1.1): zero the sums (cudaMemsetAsync), then one thread per element (nothing to launch for n == 0) (about 7 lines)
+    // TODO(Step 1.1): zero the sums (lab1_zero_bins), then one thread per element (nothing to launch for n == 0) (about 7 lines)
     return KIT_TODO;
 }

@@ -7,7 +7,8 @@
  * loop, so each block's merge is paid for by many elements. Shared atomics are
  * done in the SM, close to the threads, instead of in the L2.
  * Still slow: lanes of a warp that hit the same shared bin are still serialized
- * (single, kwarp:1), and every block contends on one copy of the bins.
+ * (single, kwarp:1), and all the warps of a block contend on the block's one copy
+ * of the bins.
  * Fallback: when one copy of the bins does not fit in the shared memory a block
  * may have (--bins 2^20: 4 MB of counts), the launcher calls global-atomic's;
  * the table's param column says which path ran (smem=... or global).

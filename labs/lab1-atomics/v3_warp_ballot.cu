@@ -12,6 +12,7 @@
  * Expect: far faster than global-atomic and cas-loop when a warp holds few distinct
  * keys (kwarp:1..4, single); slower than global-atomic for uniform keys. */
 #include "lab1.h"
+#include "lab1_value.cuh"
 #include "lab1_warp.cuh"
 
 #define BALLOT_NT 256
@@ -44,7 +45,7 @@ extern "C" int lab1_warp_ballot_scatter_add(const lab1_io *io, cudaStream_t stre
 extern "C" int lab1_warp_ballot_trace(const lab1_io *io, lab1_trace *d_trace, cudaStream_t stream)
 {
     if (io->n > LAB1_WARP)
-        return (int)cudaErrorInvalidValue;
+        return KIT_CHECK(cudaErrorInvalidValue);
     // TODO(Step 1.3): zero the sums, then scatter_add_ballot<true> with one warp of 32 threads and the trace buffer (about 6 lines)
     return KIT_TODO;
 }

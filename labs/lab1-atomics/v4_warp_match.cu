@@ -7,10 +7,10 @@
  * Still slow: the leaders' atomics still go to the L2, one per distinct key per
  * warp, and match itself is not free: for uniform keys over many bins there is
  * nothing to aggregate and it only adds work.
- * Expect: like warp-ballot for few distinct keys per warp, better than it as the
- * count grows (no loop); break-even with global-atomic somewhere between K = 16 and
- * 32 distinct keys per warp. */
+ * Expect: about the same as warp-ballot at every K (the vote loop hides behind the
+ * atomics); break-even with global-atomic near K = 32 distinct keys per warp. */
 #include "lab1.h"
+#include "lab1_value.cuh"
 #include "lab1_warp.cuh"
 
 #define MATCH_NT 256

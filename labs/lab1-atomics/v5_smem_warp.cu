@@ -17,6 +17,7 @@
  * Expect: the fastest row for the histogram at 256 bins on every distribution;
  * close to the memory bandwidth when the warp's keys collide. */
 #include "lab1.h"
+#include "lab1_value.cuh"
 #include "lab1_warp.cuh"
 
 #define SW_NT 256
@@ -48,7 +49,7 @@ __device__ __forceinline__ void add_quad(int *bins, unsigned active, int4 k)
 __global__ void histogram_smem_warp(const int *__restrict__ keys, size_t n, int bins, int copies,
                                     int *counts, int *work)
 {
-    // TODO(Step 1.5): zero copies * bins shared counters; barrier; full tiles of SW_LOADS * 32 int4 per warp (all loads first, then add_quad each); the last quads one per lane (active = __ballot_sync(full, quad < quads)); block 0 adds the last n % 4 keys; barrier; merge the copies into work[0..bins) with atomics; the last block to take the ticket work[bins] copies work into counts and zeroes work (about 59 lines)
+    // TODO(Step 1.5): zero copies * bins shared counters; barrier; full tiles of SW_LOADS * 32 int4 per warp (all loads first, then add_quad each); the last quads one per lane (active = __ballot_sync(full, quad < quads)); block 0 adds the last n % 4 keys; barrier; merge the copies into work[0..bins) with atomics; the last block to take the ticket work[bins] copies work into counts and zeroes work (about 60 lines)
 }
 
 __global__ void scatter_add_smem_warp(const int *__restrict__ keys, const double *__restrict__ values,
@@ -88,6 +89,6 @@ extern "C" int lab1_smem_warp_histogram(const lab1_io *io, cudaStream_t stream)
 
 extern "C" int lab1_smem_warp_scatter_add(const lab1_io *io, cudaStream_t stream)
 {
-    // TODO(Step 1.5): as the histogram, with doubles and one element per lane (about 13 lines)
+    // TODO(Step 1.5): zero the sums first (this kernel only adds into them: no scratch, no ticket); then copies_for, opt_in and grid_for as for the histogram, one element per lane (about 13 lines)
     return KIT_TODO;
 }

@@ -28,6 +28,17 @@ static inline size_t lab3_type_bytes(lab3_type t) { return t == LAB3_I32 ? 4 : 8
 #define LAB3_TUNED_NV_I32 (LAB3_TUNED_NT * LAB3_TUNED_VT_I32)
 #define LAB3_TUNED_NV_I64 (LAB3_TUNED_NT * LAB3_TUNED_VT_I64)
 
+/* Tile of select-if (Step 3.6): smaller than Step 3.5's, because each thread keeps
+ * its values in registers (it needs them after the look-back to gather them). The
+ * tests run whole tiles and one item either side of them. */
+#ifndef LAB3_SELECT_VT_I32 /* -D overrides are for tuning experiments only */
+#define LAB3_SELECT_NT 256
+#define LAB3_SELECT_VT_I32 19
+#define LAB3_SELECT_VT_I64 11
+#endif
+#define LAB3_SELECT_NV_I32 (LAB3_SELECT_NT * LAB3_SELECT_VT_I32)
+#define LAB3_SELECT_NV_I64 (LAB3_SELECT_NT * LAB3_SELECT_VT_I64)
+
 /* Scratch every launcher draws from, allocated once per problem (never inside a
  * timed launch). The single-pass variants reset the part they use at the start of
  * every launch (cudaMemsetAsync, counted in their time: it is part of the method). */

@@ -9,8 +9,9 @@
  *
  * Why in place is safe here (Merrill and Garland's observation): tile t writes
  * only below the end of its own tile (no tile keeps more than it read), and it
- * writes only after its look-back has seen every earlier tile publish A or P,
- * which each tile does only after it has read all of its input. So no tile can
+ * writes only after its look-back has acquired every tile back to the nearest P,
+ * whose own look-back acquired the ones before it (release/acquire is
+ * cumulative); each tile publishes only after it has read all of its input. So no tile can
  * overwrite input a predecessor has not read yet. In a multi-pass compaction
  * the last pass's tiles run independently and have no such guarantee. Because
  * the argument is about *data* written by other blocks, the statuses here are
@@ -21,17 +22,12 @@
  * word holds flag + count for both element types. */
 #include "lab3_scan.cuh"
 
-#define SEL_NT 256
-/* Values per thread: smaller than Step 3.5's, because here each thread keeps
- * its values in registers (it needs them after the look-back to gather them). */
-#ifndef SEL_VT_I32 /* -D overrides are for tuning experiments only */
-#define SEL_VT_I32 19
-#define SEL_VT_I64 11
-#endif
+#define SEL_NT LAB3_SELECT_NT /* tile shape: lab3.h */
 
 template <typename T>
 struct select_shape {
-    static constexpr int VT = sizeof(T) == 4 ? SEL_VT_I32 : SEL_VT_I64;
+    static constexpr int VT = sizeof(T) == 4 ? LAB3_SELECT_VT_I32 : LAB3_SELECT_VT_I64;
+    static_assert(VT <= 32, "the kept items of a thread are a 32-bit mask");
     static constexpr int NV = SEL_NT * VT;
     static constexpr int PER_VEC = 16 / sizeof(T);
     static constexpr int VECS = NV / PER_VEC;
@@ -45,7 +41,7 @@ extern "C" int lab3_select_if(const lab3_select_io *io, cudaStream_t stream)
     if (io->n == 0)
         return KIT_CHECK(cudaMemsetAsync(io->d_count, 0, sizeof *io->d_count, stream));
     if (io->n > 0xffffffffull)
-        return (int)cudaErrorInvalidValue; /* counts are 32-bit */
+        return KIT_CHECK(cudaErrorInvalidValue); /* counts are 32-bit */
     // TODO(Step 3.6): dispatch on the element type (about 1 line)
     return KIT_TODO;
 }

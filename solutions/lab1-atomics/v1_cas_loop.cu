@@ -11,6 +11,7 @@
  * Expect: close to global-atomic for uniform keys over many bins; many times slower
  * as the keys of a warp collide (kwarp:1, single). */
 #include "lab1.h"
+#include "lab1_value.cuh"
 
 #define CAS_NT 256
 
@@ -36,8 +37,8 @@ __global__ void scatter_add_cas(const int *__restrict__ keys, const double *__re
 
 extern "C" int lab1_cas_loop_scatter_add(const lab1_io *io, cudaStream_t stream)
 {
-    // BEGIN SOLUTION (Step 1.1): zero the sums (cudaMemsetAsync), then one thread per element (nothing to launch for n == 0)
-    if (int err = KIT_CHECK(cudaMemsetAsync(io->sums, 0, (size_t)io->bins * sizeof(double), stream)))
+    // BEGIN SOLUTION (Step 1.1): zero the sums (lab1_zero_bins), then one thread per element (nothing to launch for n == 0)
+    if (int err = lab1_zero_bins<double>(io, stream))
         return err;
     if (io->n == 0)
         return 0;

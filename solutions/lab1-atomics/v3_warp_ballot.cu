@@ -12,6 +12,7 @@
  * Expect: far faster than global-atomic and cas-loop when a warp holds few distinct
  * keys (kwarp:1..4, single); slower than global-atomic for uniform keys. */
 #include "lab1.h"
+#include "lab1_value.cuh"
 #include "lab1_warp.cuh"
 
 #define BALLOT_NT 256
@@ -59,7 +60,7 @@ __global__ void scatter_add_ballot(const int *__restrict__ keys, const double *_
 extern "C" int lab1_warp_ballot_histogram(const lab1_io *io, cudaStream_t stream)
 {
     // BEGIN SOLUTION (Step 1.3): zero the counts, then one thread per key (BALLOT_NT is a multiple of 32: whole warps)
-    if (int err = KIT_CHECK(cudaMemsetAsync(io->counts, 0, (size_t)io->bins * sizeof(int), stream)))
+    if (int err = lab1_zero_bins<int>(io, stream))
         return err;
     if (io->n == 0)
         return 0;
@@ -72,7 +73,7 @@ extern "C" int lab1_warp_ballot_histogram(const lab1_io *io, cudaStream_t stream
 extern "C" int lab1_warp_ballot_scatter_add(const lab1_io *io, cudaStream_t stream)
 {
     // BEGIN SOLUTION (Step 1.3): zero the sums, then scatter_add_ballot<false> with a null trace
-    if (int err = KIT_CHECK(cudaMemsetAsync(io->sums, 0, (size_t)io->bins * sizeof(double), stream)))
+    if (int err = lab1_zero_bins<double>(io, stream))
         return err;
     if (io->n == 0)
         return 0;
@@ -87,9 +88,9 @@ extern "C" int lab1_warp_ballot_scatter_add(const lab1_io *io, cudaStream_t stre
 extern "C" int lab1_warp_ballot_trace(const lab1_io *io, lab1_trace *d_trace, cudaStream_t stream)
 {
     if (io->n > LAB1_WARP)
-        return (int)cudaErrorInvalidValue;
+        return KIT_CHECK(cudaErrorInvalidValue);
     // BEGIN SOLUTION (Step 1.3): zero the sums, then scatter_add_ballot<true> with one warp of 32 threads and the trace buffer
-    if (int err = KIT_CHECK(cudaMemsetAsync(io->sums, 0, (size_t)io->bins * sizeof(double), stream)))
+    if (int err = lab1_zero_bins<double>(io, stream))
         return err;
     if (io->n == 0)
         return 0;

@@ -21,9 +21,12 @@ static size_t temp_bytes(size_t n)
 {
     size_t a = 0, b = 0, c = 0;
     int items = (int)n;
-    cub::DeviceScan::ExclusiveSum(NULL, a, (const T *)NULL, (T *)NULL, items);
-    cub::DeviceScan::InclusiveSum(NULL, b, (const T *)NULL, (T *)NULL, items);
-    cub::DeviceSelect::If(NULL, c, (const T *)NULL, (T *)NULL, (unsigned long long *)NULL, items, keep_op<T>{ 50 });
+    /* A failed query reports itself and sizes nothing; the real call then fails too. */
+    if (KIT_CHECK(cub::DeviceScan::ExclusiveSum(NULL, a, (const T *)NULL, (T *)NULL, items)) ||
+        KIT_CHECK(cub::DeviceScan::InclusiveSum(NULL, b, (const T *)NULL, (T *)NULL, items)) ||
+        KIT_CHECK(cub::DeviceSelect::If(NULL, c, (const T *)NULL, (T *)NULL, (unsigned long long *)NULL, items,
+                                        keep_op<T>{ 50 })))
+        return 0;
     size_t m = a > b ? a : b;
     return m > c ? m : c;
 }
@@ -52,7 +55,7 @@ extern "C" int lab3_cub_scan(const lab3_scan_io *io, cudaStream_t stream)
     if (io->n == 0)
         return 0;
     if (io->n > INT_MAX)
-        return (int)cudaErrorInvalidValue;
+        return KIT_CHECK(cudaErrorInvalidValue);
     return io->type == LAB3_I32 ? cub_scan<unsigned int>(io, stream) : cub_scan<unsigned long long>(io, stream);
 }
 
@@ -69,6 +72,6 @@ extern "C" int lab3_cub_select(const lab3_select_io *io, cudaStream_t stream)
     if (io->n == 0)
         return KIT_CHECK(cudaMemsetAsync(io->d_count, 0, sizeof *io->d_count, stream));
     if (io->n > INT_MAX)
-        return (int)cudaErrorInvalidValue;
+        return KIT_CHECK(cudaErrorInvalidValue);
     return io->type == LAB3_I32 ? cub_select<unsigned int>(io, stream) : cub_select<unsigned long long>(io, stream);
 }

@@ -154,6 +154,8 @@ static int scan_check(void *arg, char *msg, size_t len)
 
 kit_case lab3_problem_scan_case(lab3_problem *p, int v, int exclusive)
 {
+    if (v != LAB3_CUB && (v < 0 || v >= 16))
+        kit_die(KIT_EXIT_USAGE, "lab3: variant %d out of the problem's table", v);
     int slot = 2 * (v == LAB3_CUB ? 16 : v) + (exclusive != 0);
     p->scan[slot] = (scan_ctx){ p, v, exclusive != 0 };
     double bytes = 2.0 * (double)p->n * (double)lab3_type_bytes(p->type); /* read n, write n */

@@ -235,7 +235,7 @@ static int lab3_status_reset(lab3_workspace *ws, size_t tiles, cudaStream_t stre
 {
     size_t bytes = LAB3_TICKET_BYTES + (LAB3_LOOKBACK_PAD + tiles) * lab3_status_entry_bytes<T>();
     if (bytes > ws->status_bytes)
-        return (int)cudaErrorInvalidValue; /* workspace sized for fewer tiles */
+        return KIT_CHECK(cudaErrorInvalidValue); /* workspace sized for fewer tiles */
     if (int err = KIT_CHECK(cudaMemsetAsync(ws->status, 0, bytes, stream)))
         return err;
     if (ws->stats)

@@ -101,7 +101,7 @@ extern "C" int lab3_reduce_then_scan(const lab3_scan_io *io, cudaStream_t stream
     if (io->n == 0)
         return 0;
     if (lab3_spine_entries(io->n, RTS_NV) * lab3_type_bytes(io->type) > io->ws->spine_bytes)
-        return (int)cudaErrorInvalidValue;
+        return KIT_CHECK(cudaErrorInvalidValue);
     if (io->type == LAB3_I32)
         return rts_scan<unsigned int>((const unsigned int *)io->in, (unsigned int *)io->out, io->n,
                                       io->exclusive, (unsigned int *)io->ws->spine, stream);

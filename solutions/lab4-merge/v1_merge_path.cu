@@ -71,7 +71,7 @@ extern "C" int lab4_merge_path(const lab4_io *io, cudaStream_t stream)
     // BEGIN SOLUTION (Step 4.1): partition kernel (tiles + 1 boundaries), then one block of NT threads per tile
     int64_t tiles = (int64_t)kit_div_up((size_t)total, NV);
     if ((size_t)tiles + 1 > io->partition_capacity)
-        return cudaErrorInvalidValue;
+        return KIT_CHECK(cudaErrorInvalidValue);
     lab4_merge_partitions<<<lab4_partition_blocks(tiles), 128, 0, stream>>>(
         io->a, (int64_t)io->a_count, io->b, (int64_t)io->b_count, NV, 0, tiles, io->partitions);
     if (int err = KIT_LAUNCH_CHECK())

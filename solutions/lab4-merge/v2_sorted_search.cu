@@ -85,7 +85,7 @@ extern "C" int lab4_sorted_search_pass(const int32_t *a, size_t a_count, const i
     if (total == 0)
         return 0;
     if (upper && (a_match || b_match))
-        return cudaErrorInvalidValue; /* flags come from the A-first pass only */
+        return KIT_CHECK(cudaErrorInvalidValue); /* flags come from the A-first pass only */
     // BEGIN SOLUTION (Step 4.2): partitions with the tie rule of `upper`, then one block per tile
     int64_t tiles = (int64_t)kit_div_up((size_t)total, NV);
     lab4_merge_partitions<<<lab4_partition_blocks(tiles), 128, 0, stream>>>(
@@ -106,7 +106,7 @@ extern "C" int lab4_sorted_search(const lab4_io *io, cudaStream_t stream)
     if (total == 0)
         return 0;
     if (kit_div_up(total, NV) + 1 > io->partition_capacity)
-        return cudaErrorInvalidValue;
+        return KIT_CHECK(cudaErrorInvalidValue);
     return lab4_sorted_search_pass(io->a, io->a_count, io->b, io->b_count, 0, io->a_bound,
                                    io->b_bound, io->a_match, io->b_match, io->partitions, stream);
 }

@@ -53,7 +53,7 @@ extern "C" int lab4_load_balancing_search(const lab4_io *io, cudaStream_t stream
     int64_t objs = (int64_t)io->obj_count, outs = (int64_t)io->out_count;
     int64_t tiles = (int64_t)kit_div_up((size_t)(outs + objs), NV);
     if ((size_t)tiles + 1 > io->partition_capacity)
-        return cudaErrorInvalidValue;
+        return KIT_CHECK(cudaErrorInvalidValue);
     lab4_lbs_partitions<<<lab4_partition_blocks(tiles), 128, 0, stream>>>(io->offsets, objs, outs, NV,
                                                                          tiles, io->partitions);
     if (int err = KIT_LAUNCH_CHECK())

@@ -96,8 +96,9 @@ extern "C" size_t lab4_join_scan_temp_bytes(size_t count)
     size_t bytes = 0;
     if (count == 0)
         return 0;
-    cub::DeviceScan::ExclusiveSum(NULL, bytes, (const int64_t *)NULL, (int64_t *)NULL,
-                                  (int64_t)count);
+    if (KIT_CHECK(cub::DeviceScan::ExclusiveSum(NULL, bytes, (const int64_t *)NULL, (int64_t *)NULL,
+                                                (int64_t)count)))
+        return 0; /* reported; the real call then fails too */
     return bytes;
 }
 
@@ -158,7 +159,7 @@ extern "C" int lab4_join(const lab4_io *io, cudaStream_t stream)
     if (rows > 0) {
         int64_t tiles = (int64_t)kit_div_up((size_t)(rows + objs), NV);
         if ((size_t)tiles + 1 > io->partition_capacity)
-            return cudaErrorInvalidValue;
+            return KIT_CHECK(cudaErrorInvalidValue);
         lab4_lbs_partitions<<<lab4_partition_blocks(tiles), 128, 0, stream>>>(
             ws->offsets, objs, rows, NV, tiles, io->partitions);
         if ((err = KIT_LAUNCH_CHECK()))

@@ -101,6 +101,9 @@ typedef struct {
 static select_param select_params[] = {
     { 0, 50 }, { 1, 0 }, { 1, 100 }, { 33, 50 },
     { LAB3_TUNED_NV_I32 - 1, 50 }, { LAB3_TUNED_NV_I32 + 1, 50 }, { LAB3_TUNED_NV_I64 + 1, 50 },
+    /* select-if's own tiles: exactly one, a whole number of them, one item either side */
+    { LAB3_SELECT_NV_I32, 50 }, { 3 * LAB3_SELECT_NV_I32, 50 }, { 3 * LAB3_SELECT_NV_I32 + 1, 50 },
+    { LAB3_SELECT_NV_I64, 50 }, { 3 * LAB3_SELECT_NV_I64, 50 }, { 3 * LAB3_SELECT_NV_I64 - 1, 50 },
     { (1u << 20) + 7, 0 }, { (1u << 20) + 7, 1 }, { (1u << 20) + 7, 50 }, { (1u << 20) + 7, 100 },
     { 1u << 24, 0 }, { 1u << 24, 1 }, { 1u << 24, 50 }, { 1u << 24, 100 },
 };
