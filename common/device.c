@@ -113,13 +113,17 @@ int kit_poison(void *d_ptr, size_t bytes, cudaStream_t stream)
     return bytes ? (int)cudaMemsetAsync(d_ptr, 0xA5, bytes, stream) : 0;
 }
 
+static int reset_inputs(const kit_case *c, cudaStream_t stream)
+{
+    return c->reset ? c->reset(c->ctx, stream) : 0;
+}
+
 int kit_time(const kit_case *c, cudaStream_t stream, int warmup, int reps, void *flush_buf,
              size_t flush_bytes, kit_stats *out)
 {
     int r = 0;
     for (int i = 0; i < warmup && !r; i++) {
-        if (c->reset)
-            r = c->reset(c->ctx, stream);
+        r = reset_inputs(c, stream);
         if (!r)
             r = c->run(c->ctx, stream);
     }
@@ -131,8 +135,7 @@ int kit_time(const kit_case *c, cudaStream_t stream, int warmup, int reps, void 
         return r;
     double *ms = kit_host_alloc(sizeof(double) * (size_t)reps, "timing samples");
     for (int i = 0; i < reps && !r; i++) {
-        if (c->reset)
-            r = c->reset(c->ctx, stream);
+        r = reset_inputs(c, stream);
         if (!r && flush_buf)
             r = (int)cudaMemsetAsync(flush_buf, i & 0xff, flush_bytes, stream);
         if (!r)

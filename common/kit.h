@@ -241,7 +241,6 @@ typedef struct {
     kit_device dev;
     void *flush_buf;     /* written before every timed run so L2 starts cold */
     size_t flush_bytes;
-    int printed_rows;
 } kit_report;
 
 /* Time a case's run with CUDA events: warmup runs, then reps runs. Before each
