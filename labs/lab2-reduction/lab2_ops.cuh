@@ -6,8 +6,9 @@
  * once as a template over the operator serves all of them. Idle threads and
  * out-of-range slots hold the identity, so no tail needs a special case.
  *
- * Also here: the 16-byte vector view used by register-blocked and single-pass,
- * and the warp and block reductions with shuffles (Step 2.4). */
+ * Also here: the warp and block reductions with shuffles (Step 2.4), and the
+ * register-blocked loop over 16-byte vectors (Step 2.5) that register-blocked and
+ * single-pass share. */
 #ifndef LAB2_OPS_CUH
 #define LAB2_OPS_CUH
 
@@ -61,6 +62,24 @@ __device__ __forceinline__ typename Op::acc lab2_block_reduce(typename Op::acc x
     static_assert(NT % 32 == 0 && NT <= 1024, "whole warps, at most 32 of them");
     // TODO(Step 2.4): reduce each warp, lane 0 of each warp stores its total in shared memory, warp 0 reduces those (about 12 lines)
     return x;
+}
+
+/* Step 2.5: this thread's share of in[0, count), combined into one value. The
+ * input is read as 16-byte vectors in tiles of NT threads x VT vectors, dealt to
+ * the blocks round-robin (tile blockIdx.x, then + gridDim.x, ...: a grid-stride
+ * loop). In each tile a thread issues its VT loads back to back into registers and
+ * only then combines them, so VT independent 16-byte loads per thread are in flight
+ * at once. The vectors after the last whole tile, then the count % per_vector
+ * values after the last whole vector, are spread over every thread of the grid.
+ * lab2_shape.h has the index math (and the CPU suite replays it). The kernel must
+ * run NT threads per block; in must be 16-byte aligned. */
+template <class Op, int NT, int VT, class In>
+__device__ __forceinline__ typename Op::acc lab2_thread_reduce_tiles(const In *__restrict__ in, size_t count)
+{
+    // TODO(Step 2.5): grid-stride loop over whole tiles (VT int4 loads into a lab2_vec<In> array, then combine every item), then the leftover vectors, then the leftover values (about 28 lines)
+    (void)in;
+    (void)count;
+    return Op::identity();
 }
 
 #endif

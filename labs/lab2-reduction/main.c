@@ -7,6 +7,7 @@
 #include <string.h>
 
 static const char *type_arg = "i64";
+static size_t grid_arg; /* 0: the occupancy-sized default */
 
 static const kit_flag lab2_flags[] = {
     { "--type", KIT_FLAG_STRING, "T",
@@ -15,6 +16,11 @@ static const kit_flag lab2_flags[] = {
       "                   variant that supports the type, cub. GB/s counts the 4n bytes read; the param\n"
       "                   column grid=A;B gives the grids of register-blocked and single-pass",
       &type_arg, 0, 0 },
+    { "--grid", KIT_FLAG_SIZE, "B",
+      "blocks of the grid-stride variants (register-blocked, single-pass) instead of the\n"
+      "                   occupancy-sized default; a B above the number of tiles gives one block per\n"
+      "                   tile (no grid-stride loop). For the ablation of Step 2.5",
+      &grid_arg, 1, (long long)1 << 31 },
     { NULL, 0, NULL, NULL, NULL, 0, 0 },
 };
 
@@ -31,14 +37,17 @@ static void run_problem(kit_report *rep, const kit_options *opt, lab2_problem *p
         if (!strcmp(lab2_variants[v].info.slug, "single-pass"))
             v_sp = v;
         if (kit_variant_selected(opt, lab2_variants[v].info.slug) && lab2_variant_supports(v, type))
-            cases[count++] = lab2_problem_case(p, v, 0);
+            cases[count++] = lab2_problem_case(p, v, grid_arg);
     }
     cases[count++] = lab2_problem_cub_case(p);
     kit_config cfg = { .lab = "lab2", .type = lab2_type_name(type), .dist = "uniform", .n = n,
                        .items = (double)n };
-    /* The occupancy-sized grids of the grid-stride variants, for the record. */
-    snprintf(cfg.param, sizeof cfg.param, "grid=%zu;%zu", lab2_problem_grid(p, v_rb),
-             lab2_problem_grid(p, v_sp));
+    /* The grids of the grid-stride variants, for the record. */
+    if (grid_arg)
+        snprintf(cfg.param, sizeof cfg.param, "grid=%zu", grid_arg);
+    else
+        snprintf(cfg.param, sizeof cfg.param, "grid=%zu;%zu", lab2_problem_grid(p, v_rb),
+                 lab2_problem_grid(p, v_sp));
     lab2_problem_copy_limit(p, &cfg);
     kit_run_cases(rep, opt, &cfg, cases, count, stream);
 }
@@ -51,7 +60,7 @@ int main(int argc, char **argv)
         .variants = KIT_VARIANTS(lab2_variants, lab2_variant_count),
         .flags = lab2_flags,
         .default_n = (size_t)1 << 24,
-        .max_n = (size_t)INT32_MAX,
+        .max_n = LAB2_MAX_N,
         .n_unit = "32-bit values (int32 for i64 and max, float for f32)",
     };
     kit_options opt;

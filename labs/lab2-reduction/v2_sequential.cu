@@ -13,13 +13,13 @@
 #include "lab2.h"
 #include "lab2_ops.cuh"
 
-#define SEQ_NT 256
+enum { NT = LAB2_TREE_NT, VT = 1, NV = NT * VT }; /* one value per thread */
 
 template <class Op, class In>
-__global__ __launch_bounds__(SEQ_NT) void reduce_sequential(const In *__restrict__ in, size_t count,
+__global__ __launch_bounds__(NT) void reduce_sequential(const In *__restrict__ in, size_t count,
                                                             typename Op::acc *__restrict__ out)
 {
-    // TODO(Step 2.2): load as before, then for stride = SEQ_NT/2 down to 1, threads tid < stride combine partial[tid + stride] into partial[tid] (about 12 lines)
+    // TODO(Step 2.2): load as before, then for stride = NT/2 down to 1, threads tid < stride combine partial[tid + stride] into partial[tid] (about 12 lines)
 }
 
 extern "C" int lab2_sequential(const lab2_io *io, cudaStream_t stream)
@@ -28,6 +28,6 @@ extern "C" int lab2_sequential(const lab2_io *io, cudaStream_t stream)
         return lab2_write_identity(io, stream);
     if (io->type != LAB2_I64)
         return KIT_CHECK(cudaErrorNotSupported);
-    // TODO(Step 2.2): finish the grid with lab2_multipass, one block of SEQ_NT threads per SEQ_NT values (about 3 lines)
+    // TODO(Step 2.2): finish the grid with lab2_multipass, one block of NT threads per NV values (about 2 lines)
     return KIT_TODO;
 }

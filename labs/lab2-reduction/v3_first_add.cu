@@ -1,24 +1,24 @@
-/* Step 2.3: add during the load. A block covers 2*FA_NT values: thread t
- * combines in[base + t] and in[base + t + FA_NT] before the tree starts.
+/* Step 2.3: add during the load. A block covers NV = 2*NT values: thread t
+ * combines in[base + t] and in[base + t + NT] before the tree starts.
  *
  * What it fixes: no thread is idle in the first step any more (the first
  * halving happens in registers, straight from global memory), and there are half
  * as many blocks, so half as many trees, barriers and partials for the same data.
- * Both loads of a warp are coalesced (FA_NT apart, 32 neighbours each).
- * What is still slow: the tree still takes log2(FA_NT) barrier-separated steps,
+ * Both loads of a warp are coalesced (NT apart, 32 neighbours each).
+ * What is still slow: the tree still takes log2(NT) barrier-separated steps,
  * and the last five run inside a single warp with 16, 8, ... 1 lanes working.
  * Expect: close to twice the throughput of `sequential`.
  * Types: i64 only. */
 #include "lab2.h"
 #include "lab2_ops.cuh"
 
-#define FA_NT 256
+enum { NT = LAB2_TREE_NT, VT = 2, NV = NT * VT }; /* two values per thread */
 
 template <class Op, class In>
-__global__ __launch_bounds__(FA_NT) void reduce_first_add(const In *__restrict__ in, size_t count,
+__global__ __launch_bounds__(NT) void reduce_first_add(const In *__restrict__ in, size_t count,
                                                           typename Op::acc *__restrict__ out)
 {
-    // TODO(Step 2.3): each thread combines two inputs FA_NT apart (identity when out of range), then the sequential tree (about 15 lines)
+    // TODO(Step 2.3): each thread combines two inputs NT apart (identity when out of range), then the sequential tree (about 15 lines)
 }
 
 extern "C" int lab2_first_add(const lab2_io *io, cudaStream_t stream)
@@ -27,6 +27,6 @@ extern "C" int lab2_first_add(const lab2_io *io, cudaStream_t stream)
         return lab2_write_identity(io, stream);
     if (io->type != LAB2_I64)
         return KIT_CHECK(cudaErrorNotSupported);
-    // TODO(Step 2.3): lab2_multipass with FA_NT threads per block and 2*FA_NT values per block (about 3 lines)
+    // TODO(Step 2.3): lab2_multipass with NT threads and NV values per block (about 2 lines)
     return KIT_TODO;
 }

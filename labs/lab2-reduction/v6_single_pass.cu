@@ -1,8 +1,8 @@
 /* Step 2.6: the whole reduction in one launch.
  *
- * Every block runs the register-blocked loop of Step 2.5 and reduces its
- * threads' values, exactly as before. Then, instead of leaving its partial for a
- * second launch, thread 0:
+ * Every block runs the register-blocked loop of Step 2.5
+ * (lab2_thread_reduce_tiles) and reduces its threads' values, exactly as before.
+ * Then, instead of leaving its partial for a second launch, thread 0:
  *   1. stores the block partial in partials[blockIdx.x];
  *   2. __threadfence(): the store must be visible to the whole GPU before
  *      anything that follows (without it, another SM could see the ticket below
@@ -13,26 +13,37 @@
  * The last block (and only it) reads all gridDim.x partials (with __ldcg, from
  * L2, never from a stale L1 line), reduces them, writes the result and puts the
  * ticket back to 0 for the next run. No block ever waits for another, so this
- * is safe whatever order or number of blocks the GPU runs at once.
+ * is safe whatever order or number of blocks the GPU runs at once. (This "last
+ * block finishes" pattern and its two fences are the same as in lab1's Step 1.5:
+ * lectures/01-atomics.md explains the memory ordering.)
  * What it fixes: the second launch of `register-blocked` and the gap between
  * the two kernels; only the last block's short final step is added.
  * Expect: as fast as `register-blocked` at large n, faster at medium n (2^20 to
  * 2^24) where a launch costs a noticeable fraction of the time; the target is
  * the cub row (two launches) at 2^24 and 2^28.
- * Types: i64, f32, max. Tunables: SP_NT, SP_VT. */
+ * Types: i64, f32, max. Tunables: LAB2_BLOCKED_NT, LAB2_BLOCKED_VT (lab2.h). */
 #include "lab2.h"
 #include "lab2_ops.cuh"
 
-#define SP_NT 256 /* threads per block */
-#define SP_VT 4   /* 16-byte loads per thread per tile */
+enum { NT = LAB2_BLOCKED_NT, VT = LAB2_BLOCKED_VT, NV = NT * VT }; /* NV 16-byte vectors per tile */
+
+/* The last block: reduce the gridDim.x block partials (read from L2 with __ldcg,
+ * never from a stale L1 line), four loads in flight per thread. Valid in thread 0. */
+template <class Op>
+__device__ __forceinline__ typename Op::acc reduce_partials(const typename Op::acc *partials, unsigned blocks)
+{
+    // TODO(Step 2.6): each thread combines partials threadIdx.x, + NT, ... (__ldcg; several loads in flight), then lab2_block_reduce (about 10 lines)
+    (void)partials;
+    (void)blocks;
+    return Op::identity();
+}
 
 template <class Op, class In>
-__global__ __launch_bounds__(SP_NT) void reduce_single_pass(const In *__restrict__ in, size_t count,
-                                                            typename Op::acc *partials,
-                                                            unsigned int *ticket,
-                                                            typename Op::acc *__restrict__ out)
+__global__ __launch_bounds__(NT) void reduce_single_pass(const In *__restrict__ in, size_t count,
+                                                         typename Op::acc *partials, unsigned int *ticket,
+                                                         typename Op::acc *__restrict__ out)
 {
-    // TODO(Step 2.6): the loop and block reduction of register-blocked; then store the partial, fence, take a ticket; the last block reduces the partials, writes out and resets the ticket (about 53 lines)
+    // TODO(Step 2.6): the loop and block reduction of register-blocked; then store the partial, fence, take a ticket; the last block reduces the partials, writes out and resets the ticket (about 17 lines)
 }
 
 template <class Op, class In>
@@ -60,9 +71,9 @@ extern "C" int lab2_single_pass(const lab2_io *io, cudaStream_t stream)
 extern "C" size_t lab2_single_pass_grid(lab2_type type)
 {
     switch (type) {
-    case LAB2_I64: return lab2_occupancy_grid((const void *)reduce_single_pass<lab2_sum_i64, int>, SP_NT);
-    case LAB2_F32: return lab2_occupancy_grid((const void *)reduce_single_pass<lab2_sum_f32, float>, SP_NT);
-    case LAB2_MAX: return lab2_occupancy_grid((const void *)reduce_single_pass<lab2_max_i32, int>, SP_NT);
+    case LAB2_I64: return lab2_occupancy_grid((const void *)reduce_single_pass<lab2_sum_i64, int>, NT);
+    case LAB2_F32: return lab2_occupancy_grid((const void *)reduce_single_pass<lab2_sum_f32, float>, NT);
+    case LAB2_MAX: return lab2_occupancy_grid((const void *)reduce_single_pass<lab2_max_i32, int>, NT);
     }
     return 0;
 }

@@ -12,13 +12,31 @@ extern "C" {
 #endif
 
 /* What is reduced (the "type" column of the table and the CSV):
- *   LAB2_I64: int32 values summed into an int64 (exact: no overflow below 2^32 values);
- *   LAB2_F32: float values summed into a float (rounding depends on the order);
+ *   LAB2_I64: int32 values summed into an int64 (exact: no overflow up to 2^32 values);
+ *   LAB2_F32: float values summed into a float (values on a power-of-two grid chosen so
+ *             that the float sum is exact: see lab2_f32_grid);
  *   LAB2_MAX: the maximum of int32 values (a second operator with another identity). */
 typedef enum { LAB2_I64 = 0, LAB2_F32 = 1, LAB2_MAX = 2 } lab2_type;
 #define LAB2_TYPE_COUNT 3
 #define LAB2_TYPE_BIT(t) (1u << (t))
 #define LAB2_ALL_TYPES (LAB2_TYPE_BIT(LAB2_I64) | LAB2_TYPE_BIT(LAB2_F32) | LAB2_TYPE_BIT(LAB2_MAX))
+
+/* The largest n the lab takes: 16 GiB of input, and an int64 sum of up to 2^32 values
+ * of magnitude <= 2^30 cannot overflow. */
+#define LAB2_MAX_N ((size_t)1 << 32)
+
+/* Tile shapes (each variant file names its own as enum { NT, VT, NV }); the GPU suite
+ * derives its sizes from these, so retuning a tile moves its tests. -D overrides are
+ * for tuning experiments. */
+#ifndef LAB2_TREE_NT
+#define LAB2_TREE_NT 256   /* Steps 2.0-2.4: threads per block (one value each, two from 2.3 on) */
+#endif
+#ifndef LAB2_BLOCKED_NT
+#define LAB2_BLOCKED_NT 256 /* Steps 2.5-2.6: threads per block ... */
+#endif
+#ifndef LAB2_BLOCKED_VT
+#define LAB2_BLOCKED_VT 4   /* ... x 16-byte loads per thread per tile */
+#endif
 
 /* "i64", "f32", "max". */
 const char *lab2_type_name(lab2_type t);
@@ -94,23 +112,38 @@ size_t lab2_occupancy_grid(const void *kernel, int threads);
 
 /* CPU reference (lab2_ref.c), written independently of the kernels. */
 int64_t lab2_ref_sum_i64(const int32_t *in, size_t n);
-/* Compensated (Kahan-Babuska-Neumaier) sum in double: the float result is this
- * rounded once. */
+/* Compensated (Kahan-Babuska-Neumaier) sum in double: exact for the lab's f32 data. */
 double lab2_ref_sum_f32(const float *in, size_t n);
 int32_t lab2_ref_max_i32(const int32_t *in, size_t n); /* INT32_MIN for n = 0 */
-/* Absolute tolerance of a float sum of these values in any order:
- * n * FLT_EPSILON * max|x| (see the lecture for why it is safe and how loose). */
-double lab2_f32_tolerance(const float *in, size_t n);
+
+/* The f32 data: x = m / M, m a random NONZERO integer in [-M, M], M = lab2_f32_grid(n)
+ * a power of two (so every x is a float in [-1, 1]). A sum of such values is a
+ * multiple of 1/M, and a float holds every multiple of 1/M up to 2^24/M exactly: as
+ * long as no partial sum leaves that range, every addition is exact and the GPU must
+ * return the exact sum, bit for bit, in whatever order it adds. M is chosen so that
+ *   - for n <= 256: n * M <= 2^24, so no partial sum of ANY order can leave the range;
+ *   - for larger n: n * M^2 <= 2^40. A reduction adds in an order fixed without looking
+ *     at the values; each of its n - 1 partial sums then sums values of random sign,
+ *     and by Hoeffding's inequality leaves +-2^24/M with probability at most
+ *     2 exp(-2^47 / (n M^2)) <= 2 e^-128: all of them stay inside with probability
+ *     above 1 - 2^-150 for every n up to LAB2_MAX_N.
+ * So the f32 check is exact (no tolerance), and one lost value, never 0, always shows.
+ * M is at most 2^20 (n = 1) and at least 2^4 (n = 2^32). */
+uint32_t lab2_f32_grid(size_t n);
+void lab2_fill_f32(float *a, size_t n, uint64_t seed);
+/* 0 when the GPU's float sum equals the exact sum; otherwise 1 and a message. */
+int lab2_check_f32(float got, double exact, size_t n, char *msg, size_t len);
 
 /* The problem: host data, device buffers and workspace, one kit_case per variant. */
 typedef struct lab2_problem lab2_problem;
-/* Data: int32 uniform in [-2^30, 2^30] (i64, max) or float uniform in [-1, 1] (f32). */
+/* Data: int32 uniform in [-2^30, 2^30] (i64, max) or lab2_fill_f32 (f32). */
 #define LAB2_INT_RANGE (1 << 30)
 lab2_problem *lab2_problem_create(size_t n, lab2_type type, uint64_t seed);
 void lab2_problem_destroy(lab2_problem *p);
 int lab2_variant_supports(int v, lab2_type type);
 /* The case for variant v (0 .. lab2_variant_count - 1) with `blocks` as the
- * grid of grid-stride variants (0: the occupancy default). prepare poisons the
+ * grid cap of grid-stride variants (0: the occupancy default; a cap above the
+ * number of tiles gives one block per tile). prepare poisons the
  * result and the partials (not the ticket); check compares with the reference;
  * bytes counts the 4n input bytes read. The case stays valid until the next
  * lab2_problem_case call for the same v, or destroy. */

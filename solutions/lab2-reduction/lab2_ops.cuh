@@ -6,8 +6,9 @@
  * once as a template over the operator serves all of them. Idle threads and
  * out-of-range slots hold the identity, so no tail needs a special case.
  *
- * Also here: the 16-byte vector view used by register-blocked and single-pass,
- * and the warp and block reductions with shuffles (Step 2.4). */
+ * Also here: the warp and block reductions with shuffles (Step 2.4), and the
+ * register-blocked loop over 16-byte vectors (Step 2.5) that register-blocked and
+ * single-pass share. */
 #ifndef LAB2_OPS_CUH
 #define LAB2_OPS_CUH
 
@@ -78,6 +79,53 @@ __device__ __forceinline__ typename Op::acc lab2_block_reduce(typename Op::acc x
     }
     return x;
     // STUB: return x;
+    // END SOLUTION
+}
+
+/* Step 2.5: this thread's share of in[0, count), combined into one value. The
+ * input is read as 16-byte vectors in tiles of NT threads x VT vectors, dealt to
+ * the blocks round-robin (tile blockIdx.x, then + gridDim.x, ...: a grid-stride
+ * loop). In each tile a thread issues its VT loads back to back into registers and
+ * only then combines them, so VT independent 16-byte loads per thread are in flight
+ * at once. The vectors after the last whole tile, then the count % per_vector
+ * values after the last whole vector, are spread over every thread of the grid.
+ * lab2_shape.h has the index math (and the CPU suite replays it). The kernel must
+ * run NT threads per block; in must be 16-byte aligned. */
+template <class Op, int NT, int VT, class In>
+__device__ __forceinline__ typename Op::acc lab2_thread_reduce_tiles(const In *__restrict__ in, size_t count)
+{
+    // BEGIN SOLUTION (Step 2.5): grid-stride loop over whole tiles (VT int4 loads into a lab2_vec<In> array, then combine every item), then the leftover vectors, then the leftover values
+    constexpr int per_vector = 16 / sizeof(In);
+    const int4 *__restrict__ vec = reinterpret_cast<const int4 *>(in);
+    const size_t vectors = count / per_vector;
+    const size_t tiles = lab2_full_tiles(vectors, NT, VT);
+    typename Op::acc x = Op::identity();
+    for (size_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        lab2_vec<In> v[VT];
+#pragma unroll
+        for (int k = 0; k < VT; k++) /* all loads first: VT in flight */
+            v[k].raw = vec[lab2_tile_vector(tile, k, threadIdx.x, NT, VT)];
+#pragma unroll
+        for (int k = 0; k < VT; k++)
+#pragma unroll
+            for (int j = 0; j < per_vector; j++)
+                x = Op::combine(x, v[k].item[j]);
+    }
+    const size_t thread = (size_t)blockIdx.x * NT + threadIdx.x;
+    const size_t threads = (size_t)gridDim.x * NT;
+    for (size_t i = tiles * NT * VT + thread; i < vectors; i += threads) {
+        lab2_vec<In> v;
+        v.raw = vec[i];
+#pragma unroll
+        for (int j = 0; j < per_vector; j++)
+            x = Op::combine(x, v.item[j]);
+    }
+    for (size_t i = vectors * per_vector + thread; i < count; i += threads)
+        x = Op::combine(x, in[i]);
+    return x;
+    // STUB: (void)in;
+    // STUB: (void)count;
+    // STUB: return Op::identity();
     // END SOLUTION
 }
 

@@ -2,8 +2,8 @@
  * kernels: plain loops over the values. */
 #include "lab2.h"
 
-#include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 static const char *const type_names[LAB2_TYPE_COUNT] = { "i64", "f32", "max" };
@@ -29,7 +29,7 @@ size_t lab2_result_bytes(lab2_type t)
 }
 
 /* Integer addition is associative, so any order (and any split over threads)
- * gives the one exact answer: int64 cannot overflow here (|sum| < 2^31 * n). */
+ * gives the one exact answer: int64 cannot overflow here (|sum| <= 2^30 * n <= 2^62). */
 int64_t lab2_ref_sum_i64(const int32_t *in, size_t n)
 {
     int64_t sum = 0;
@@ -41,7 +41,8 @@ int64_t lab2_ref_sum_i64(const int32_t *in, size_t n)
 
 /* Neumaier's variant of Kahan summation: `c` collects the low-order bits each
  * addition rounds away, whichever of the two operands is larger. In double, on
- * float inputs, the result is exact to far below float precision. */
+ * float inputs, the result is exact to far below float precision (and exact for
+ * the lab's f32 data, whose sums are multiples of 1/M far below 2^53/M). */
 double lab2_ref_sum_f32(const float *in, size_t n)
 {
     double sum = 0.0, c = 0.0;
@@ -67,16 +68,38 @@ int32_t lab2_ref_max_i32(const int32_t *in, size_t n)
     return best;
 }
 
-/* Every float addition rounds its result r by at most |r| * FLT_EPSILON / 2.
- * With values of random sign the partial sums stay far below n * max|x|, and the
- * rounding errors of the n - 1 additions mostly cancel; n * FLT_EPSILON * max|x|
- * is a generous envelope for any order a GPU uses (see the lecture). */
-double lab2_f32_tolerance(const float *in, size_t n)
+/* See lab2.h: M = 2^min(20, floor((40 - L) / 2)) with L = ceil(log2 n), so that
+ * n * M^2 <= 2^L * M^2 <= 2^40 (and n * M <= 2^24 for n <= 256). */
+uint32_t lab2_f32_grid(size_t n)
 {
-    float biggest = 0.0f;
-#pragma omp parallel for reduction(max : biggest) schedule(static)
-    for (size_t i = 0; i < n; i++)
-        if (fabsf(in[i]) > biggest)
-            biggest = fabsf(in[i]);
-    return (double)n * FLT_EPSILON * biggest;
+    int log2_n = 0; /* ceil(log2 n) */
+    while (log2_n < 64 && ((size_t)1 << log2_n) < n)
+        log2_n++;
+    int e = (40 - log2_n) / 2;
+    return (uint32_t)1 << (e < 0 ? 0 : e > 20 ? 20 : e);
+}
+
+/* m uniform over the 2M nonzero integers of [-M, M]: never 0, so no value can be
+ * lost without changing the sum. */
+void lab2_fill_f32(float *a, size_t n, uint64_t seed)
+{
+    const int64_t grid = lab2_f32_grid(n);
+#pragma omp parallel for schedule(static)
+    for (size_t i = 0; i < n; i++) {
+        int64_t r = kit_rand_range(seed, i, 0, 2 * grid - 1);
+        int64_t m = r < grid ? r - grid : r - grid + 1;
+        a[i] = (float)((double)m / (double)grid);
+    }
+}
+
+int lab2_check_f32(float got, double exact, size_t n, char *msg, size_t len)
+{
+    if ((double)got == exact) /* false for a NaN */
+        return 0;
+    uint32_t grid = lab2_f32_grid(n);
+    snprintf(msg, len,
+             "f32 sum of %zu values (multiples of 1/%u: exact in any order): expected %.9g, got %.9g"
+             " (%.6g values of 1/%u off)",
+             n, grid, exact, got, ((double)got - exact) * grid, grid);
+    return 1;
 }

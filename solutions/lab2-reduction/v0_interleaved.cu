@@ -1,7 +1,7 @@
 /* Step 2.0 (the baseline, complete): tree reduction in shared memory with
  * interleaved addressing, finished over the grid by recursive launches.
  *
- * Each block copies IL_NT values into shared memory and halves them log2(IL_NT)
+ * Each block copies NT values into shared memory and halves them log2(NT)
  * times: at step `stride` (1, 2, 4, ...) thread t adds partial[t + stride] into
  * partial[t] when t is a multiple of 2*stride. Thread 0 writes the block's total;
  * lab2_multipass relaunches the same kernel on the block totals until one is left.
@@ -15,18 +15,18 @@
 #include "lab2.h"
 #include "lab2_ops.cuh"
 
-#define IL_NT 256
+enum { NT = LAB2_TREE_NT, VT = 1, NV = NT * VT }; /* one value per thread */
 
 template <class Op, class In>
-__global__ __launch_bounds__(IL_NT) void reduce_interleaved(const In *__restrict__ in, size_t count,
+__global__ __launch_bounds__(NT) void reduce_interleaved(const In *__restrict__ in, size_t count,
                                                             typename Op::acc *__restrict__ out)
 {
-    __shared__ typename Op::acc partial[IL_NT];
+    __shared__ typename Op::acc partial[NT];
     const unsigned tid = threadIdx.x;
-    size_t i = (size_t)blockIdx.x * IL_NT + tid;
+    size_t i = (size_t)blockIdx.x * NV + tid;
     partial[tid] = i < count ? (typename Op::acc)in[i] : Op::identity();
     __syncthreads();
-    for (unsigned stride = 1; stride < IL_NT; stride *= 2) {
+    for (unsigned stride = 1; stride < NT; stride *= 2) {
         if (tid % (2 * stride) == 0)
             partial[tid] = Op::combine(partial[tid], partial[tid + stride]);
         __syncthreads();
@@ -43,6 +43,5 @@ extern "C" int lab2_interleaved(const lab2_io *io, cudaStream_t stream)
         return KIT_CHECK(cudaErrorNotSupported);
     /* First pass reads int32, later passes read the int64 block totals. */
     return lab2_multipass(io, (const void *)reduce_interleaved<lab2_sum_i64, int>,
-                          (const void *)reduce_interleaved<lab2_sum_i64, long long>, IL_NT, IL_NT, 0,
-                          stream);
+                          (const void *)reduce_interleaved<lab2_sum_i64, long long>, NT, NV, 0, stream);
 }

@@ -15,21 +15,21 @@
 #include "lab2.h"
 #include "lab2_ops.cuh"
 
-#define SI_NT 256
+enum { NT = LAB2_TREE_NT, VT = 1, NV = NT * VT }; /* one value per thread */
 
 template <class Op, class In>
-__global__ __launch_bounds__(SI_NT) void reduce_strided_index(const In *__restrict__ in, size_t count,
+__global__ __launch_bounds__(NT) void reduce_strided_index(const In *__restrict__ in, size_t count,
                                                               typename Op::acc *__restrict__ out)
 {
     // BEGIN SOLUTION (Step 2.1): as interleaved, but thread tid combines partial[2*stride*tid] and the value stride further
-    __shared__ typename Op::acc partial[SI_NT];
+    __shared__ typename Op::acc partial[NT];
     const unsigned tid = threadIdx.x;
-    size_t i = (size_t)blockIdx.x * SI_NT + tid;
+    size_t i = (size_t)blockIdx.x * NV + tid;
     partial[tid] = i < count ? (typename Op::acc)in[i] : Op::identity();
     __syncthreads();
-    for (unsigned stride = 1; stride < SI_NT; stride *= 2) {
+    for (unsigned stride = 1; stride < NT; stride *= 2) {
         unsigned index = 2 * stride * tid;
-        if (index < SI_NT)
+        if (index < NT)
             partial[index] = Op::combine(partial[index], partial[index + stride]);
         __syncthreads();
     }
@@ -44,10 +44,9 @@ extern "C" int lab2_strided_index(const lab2_io *io, cudaStream_t stream)
         return lab2_write_identity(io, stream);
     if (io->type != LAB2_I64)
         return KIT_CHECK(cudaErrorNotSupported);
-    // BEGIN SOLUTION (Step 2.1): finish the grid with lab2_multipass, one block of SI_NT threads per SI_NT values (see v0)
+    // BEGIN SOLUTION (Step 2.1): finish the grid with lab2_multipass, one block of NT threads per NV values (see v0)
     return lab2_multipass(io, (const void *)reduce_strided_index<lab2_sum_i64, int>,
-                          (const void *)reduce_strided_index<lab2_sum_i64, long long>, SI_NT, SI_NT,
-                          0, stream);
+                          (const void *)reduce_strided_index<lab2_sum_i64, long long>, NT, NV, 0, stream);
     // STUB: return KIT_TODO;
     // END SOLUTION
 }

@@ -13,19 +13,19 @@
 #include "lab2.h"
 #include "lab2_ops.cuh"
 
-#define SEQ_NT 256
+enum { NT = LAB2_TREE_NT, VT = 1, NV = NT * VT }; /* one value per thread */
 
 template <class Op, class In>
-__global__ __launch_bounds__(SEQ_NT) void reduce_sequential(const In *__restrict__ in, size_t count,
+__global__ __launch_bounds__(NT) void reduce_sequential(const In *__restrict__ in, size_t count,
                                                             typename Op::acc *__restrict__ out)
 {
-    // BEGIN SOLUTION (Step 2.2): load as before, then for stride = SEQ_NT/2 down to 1, threads tid < stride combine partial[tid + stride] into partial[tid]
-    __shared__ typename Op::acc partial[SEQ_NT];
+    // BEGIN SOLUTION (Step 2.2): load as before, then for stride = NT/2 down to 1, threads tid < stride combine partial[tid + stride] into partial[tid]
+    __shared__ typename Op::acc partial[NT];
     const unsigned tid = threadIdx.x;
-    size_t i = (size_t)blockIdx.x * SEQ_NT + tid;
+    size_t i = (size_t)blockIdx.x * NV + tid;
     partial[tid] = i < count ? (typename Op::acc)in[i] : Op::identity();
     __syncthreads();
-    for (unsigned stride = SEQ_NT / 2; stride > 0; stride /= 2) {
+    for (unsigned stride = NT / 2; stride > 0; stride /= 2) {
         if (tid < stride)
             partial[tid] = Op::combine(partial[tid], partial[tid + stride]);
         __syncthreads();
@@ -41,10 +41,9 @@ extern "C" int lab2_sequential(const lab2_io *io, cudaStream_t stream)
         return lab2_write_identity(io, stream);
     if (io->type != LAB2_I64)
         return KIT_CHECK(cudaErrorNotSupported);
-    // BEGIN SOLUTION (Step 2.2): finish the grid with lab2_multipass, one block of SEQ_NT threads per SEQ_NT values
+    // BEGIN SOLUTION (Step 2.2): finish the grid with lab2_multipass, one block of NT threads per NV values
     return lab2_multipass(io, (const void *)reduce_sequential<lab2_sum_i64, int>,
-                          (const void *)reduce_sequential<lab2_sum_i64, long long>, SEQ_NT, SEQ_NT, 0,
-                          stream);
+                          (const void *)reduce_sequential<lab2_sum_i64, long long>, NT, NV, 0, stream);
     // STUB: return KIT_TODO;
     // END SOLUTION
 }

@@ -1,8 +1,8 @@
 /* Step 2.6: the whole reduction in one launch.
  *
- * Every block runs the register-blocked loop of Step 2.5 and reduces its
- * threads' values, exactly as before. Then, instead of leaving its partial for a
- * second launch, thread 0:
+ * Every block runs the register-blocked loop of Step 2.5
+ * (lab2_thread_reduce_tiles) and reduces its threads' values, exactly as before.
+ * Then, instead of leaving its partial for a second launch, thread 0:
  *   1. stores the block partial in partials[blockIdx.x];
  *   2. __threadfence(): the store must be visible to the whole GPU before
  *      anything that follows (without it, another SM could see the ticket below
@@ -13,55 +13,50 @@
  * The last block (and only it) reads all gridDim.x partials (with __ldcg, from
  * L2, never from a stale L1 line), reduces them, writes the result and puts the
  * ticket back to 0 for the next run. No block ever waits for another, so this
- * is safe whatever order or number of blocks the GPU runs at once.
+ * is safe whatever order or number of blocks the GPU runs at once. (This "last
+ * block finishes" pattern and its two fences are the same as in lab1's Step 1.5:
+ * lectures/01-atomics.md explains the memory ordering.)
  * What it fixes: the second launch of `register-blocked` and the gap between
  * the two kernels; only the last block's short final step is added.
  * Expect: as fast as `register-blocked` at large n, faster at medium n (2^20 to
  * 2^24) where a launch costs a noticeable fraction of the time; the target is
  * the cub row (two launches) at 2^24 and 2^28.
- * Types: i64, f32, max. Tunables: SP_NT, SP_VT. */
+ * Types: i64, f32, max. Tunables: LAB2_BLOCKED_NT, LAB2_BLOCKED_VT (lab2.h). */
 #include "lab2.h"
 #include "lab2_ops.cuh"
 
-#define SP_NT 256 /* threads per block */
-#define SP_VT 4   /* 16-byte loads per thread per tile */
+enum { NT = LAB2_BLOCKED_NT, VT = LAB2_BLOCKED_VT, NV = NT * VT }; /* NV 16-byte vectors per tile */
+
+/* The last block: reduce the gridDim.x block partials (read from L2 with __ldcg,
+ * never from a stale L1 line), four loads in flight per thread. Valid in thread 0. */
+template <class Op>
+__device__ __forceinline__ typename Op::acc reduce_partials(const typename Op::acc *partials, unsigned blocks)
+{
+    // BEGIN SOLUTION (Step 2.6): each thread combines partials threadIdx.x, + NT, ... (__ldcg; several loads in flight), then lab2_block_reduce
+    typedef typename Op::acc acc;
+    acc x = Op::identity();
+    for (unsigned i = threadIdx.x; i < blocks; i += 4 * NT) {
+        acc a = __ldcg(&partials[i]);
+        acc b = i + NT < blocks ? __ldcg(&partials[i + NT]) : Op::identity();
+        acc c = i + 2 * NT < blocks ? __ldcg(&partials[i + 2 * NT]) : Op::identity();
+        acc d = i + 3 * NT < blocks ? __ldcg(&partials[i + 3 * NT]) : Op::identity();
+        x = Op::combine(x, Op::combine(Op::combine(a, b), Op::combine(c, d)));
+    }
+    return lab2_block_reduce<Op, NT>(x);
+    // STUB: (void)partials;
+    // STUB: (void)blocks;
+    // STUB: return Op::identity();
+    // END SOLUTION
+}
 
 template <class Op, class In>
-__global__ __launch_bounds__(SP_NT) void reduce_single_pass(const In *__restrict__ in, size_t count,
-                                                            typename Op::acc *partials,
-                                                            unsigned int *ticket,
-                                                            typename Op::acc *__restrict__ out)
+__global__ __launch_bounds__(NT) void reduce_single_pass(const In *__restrict__ in, size_t count,
+                                                         typename Op::acc *partials, unsigned int *ticket,
+                                                         typename Op::acc *__restrict__ out)
 {
     // BEGIN SOLUTION (Step 2.6): the loop and block reduction of register-blocked; then store the partial, fence, take a ticket; the last block reduces the partials, writes out and resets the ticket
-    typedef typename Op::acc acc;
-    constexpr int per_vector = 16 / sizeof(In);
-    const int4 *__restrict__ vec = reinterpret_cast<const int4 *>(in);
-    const size_t vectors = count / per_vector;
-    const size_t tiles = lab2_full_tiles(vectors, SP_NT, SP_VT);
-    acc x = Op::identity();
-    for (size_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-        lab2_vec<In> v[SP_VT];
-#pragma unroll
-        for (int k = 0; k < SP_VT; k++)
-            v[k].raw = vec[lab2_tile_vector(tile, k, threadIdx.x, SP_NT, SP_VT)];
-#pragma unroll
-        for (int k = 0; k < SP_VT; k++)
-#pragma unroll
-            for (int j = 0; j < per_vector; j++)
-                x = Op::combine(x, v[k].item[j]);
-    }
-    const size_t thread = (size_t)blockIdx.x * SP_NT + threadIdx.x;
-    const size_t threads = (size_t)gridDim.x * SP_NT;
-    for (size_t i = tiles * SP_NT * SP_VT + thread; i < vectors; i += threads) {
-        lab2_vec<In> v;
-        v.raw = vec[i];
-#pragma unroll
-        for (int j = 0; j < per_vector; j++)
-            x = Op::combine(x, v.item[j]);
-    }
-    for (size_t i = vectors * per_vector + thread; i < count; i += threads)
-        x = Op::combine(x, in[i]);
-    x = lab2_block_reduce<Op, SP_NT>(x);
+    typename Op::acc x = lab2_thread_reduce_tiles<Op, NT, VT>(in, count);
+    x = lab2_block_reduce<Op, NT>(x);
 
     __shared__ bool last_block;
     if (threadIdx.x == 0) {
@@ -73,16 +68,7 @@ __global__ __launch_bounds__(SP_NT) void reduce_single_pass(const In *__restrict
     if (!last_block)
         return; /* uniform over the block: the barriers below see every thread */
     __threadfence(); /* acquire: read the partials only after seeing the ticket */
-    x = Op::identity();
-    const unsigned blocks = gridDim.x;
-    for (unsigned i = threadIdx.x; i < blocks; i += 4 * SP_NT) { /* four loads in flight */
-        acc a = __ldcg(&partials[i]);
-        acc b = i + SP_NT < blocks ? __ldcg(&partials[i + SP_NT]) : Op::identity();
-        acc c = i + 2 * SP_NT < blocks ? __ldcg(&partials[i + 2 * SP_NT]) : Op::identity();
-        acc d = i + 3 * SP_NT < blocks ? __ldcg(&partials[i + 3 * SP_NT]) : Op::identity();
-        x = Op::combine(x, Op::combine(Op::combine(a, b), Op::combine(c, d)));
-    }
-    x = lab2_block_reduce<Op, SP_NT>(x);
+    x = reduce_partials<Op>(partials, gridDim.x);
     if (threadIdx.x == 0) {
         *out = x;
         *ticket = 0; /* every block has drawn its ticket: ready for the next launch */
@@ -95,10 +81,10 @@ static int run_single_pass(const lab2_io *io, cudaStream_t stream)
 {
     // BEGIN SOLUTION (Step 2.6): one launch: blocks as in register-blocked (capped by io->max_blocks), partials in io->ws.partials[0], ticket io->ws.ticket
     typedef typename Op::acc acc;
-    size_t blocks = lab2_pass_blocks(io->n, lab2_tile_items(SP_NT, SP_VT, sizeof(In)), io->max_blocks);
+    size_t blocks = lab2_pass_blocks(io->n, lab2_tile_items(NT, VT, sizeof(In)), io->max_blocks);
     if (blocks > io->ws.capacity || blocks > 0x7fffffffu)
         return KIT_CHECK(cudaErrorInvalidValue); /* more partials than the workspace holds */
-    reduce_single_pass<Op, In><<<(unsigned)blocks, SP_NT, 0, stream>>>(
+    reduce_single_pass<Op, In><<<(unsigned)blocks, NT, 0, stream>>>(
         (const In *)io->in, io->n, (acc *)io->ws.partials[0], io->ws.ticket, (acc *)io->out);
     return KIT_LAUNCH_CHECK();
     // STUB: return KIT_TODO;
@@ -123,9 +109,9 @@ extern "C" int lab2_single_pass(const lab2_io *io, cudaStream_t stream)
 extern "C" size_t lab2_single_pass_grid(lab2_type type)
 {
     switch (type) {
-    case LAB2_I64: return lab2_occupancy_grid((const void *)reduce_single_pass<lab2_sum_i64, int>, SP_NT);
-    case LAB2_F32: return lab2_occupancy_grid((const void *)reduce_single_pass<lab2_sum_f32, float>, SP_NT);
-    case LAB2_MAX: return lab2_occupancy_grid((const void *)reduce_single_pass<lab2_max_i32, int>, SP_NT);
+    case LAB2_I64: return lab2_occupancy_grid((const void *)reduce_single_pass<lab2_sum_i64, int>, NT);
+    case LAB2_F32: return lab2_occupancy_grid((const void *)reduce_single_pass<lab2_sum_f32, float>, NT);
+    case LAB2_MAX: return lab2_occupancy_grid((const void *)reduce_single_pass<lab2_max_i32, int>, NT);
     }
     return 0;
 }

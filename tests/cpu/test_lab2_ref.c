@@ -86,11 +86,112 @@ Test(lab2_ref, f32_reference_keeps_what_a_float_sum_loses)
     cr_assert(eq(dbl, lab2_ref_sum_f32(a, N), 1000.0));
 }
 
-Test(lab2_ref, f32_tolerance_is_n_eps_max)
+/* ---- f32 data: exact sums (lab2_f32_grid) ----------------------------------- */
+
+Test(lab2_f32, grid_keeps_partial_sums_exact)
 {
-    float a[] = { 0.5f, -0.75f, 0.25f, 0.0f };
-    cr_assert(eq(dbl, lab2_f32_tolerance(a, 4), 4 * (double)FLT_EPSILON * 0.75));
-    cr_assert(eq(dbl, lab2_f32_tolerance(a, 0), 0.0));
+    for (size_t n = 1; n <= LAB2_MAX_N; n = n < 1000 ? n + 1 : n * 3 + 1) {
+        uint64_t m = lab2_f32_grid(n);
+        cr_assert(eq(u64, m & (m - 1), 0), "n=%zu: M=%llu is a power of two", n, (unsigned long long)m);
+        cr_assert(m >= 16 && m <= (1u << 20), "n=%zu: M=%llu", n, (unsigned long long)m);
+        /* Hoeffding: every partial sum stays below 2^24/M except with probability < 2^-150 */
+        cr_assert(le(dbl, (double)n * (double)(m * m), 0x1p40), "n=%zu: n M^2 <= 2^40", n);
+        if (n <= 256) /* and here in ANY order: sum |m| <= n M <= 2^24 */
+            cr_assert(le(u64, n * m, 1u << 24), "n=%zu", n);
+    }
+    cr_assert(eq(u32, lab2_f32_grid((size_t)1 << 24), 256));
+    cr_assert(eq(u32, lab2_f32_grid(((size_t)1 << 24) + 3), 128));
+    cr_assert(eq(u32, lab2_f32_grid(LAB2_MAX_N), 16));
+}
+
+Test(lab2_f32, values_are_nonzero_multiples_of_one_over_m)
+{
+    const size_t ns[] = { 1, 7, 1000, (1u << 20) + 7 };
+    for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
+        size_t n = ns[k];
+        float *a = malloc(n * sizeof *a);
+        lab2_fill_f32(a, n, 3 + n);
+        double m = lab2_f32_grid(n);
+        int negatives = 0;
+        for (size_t i = 0; i < n; i++) {
+            double scaled = (double)a[i] * m;
+            cr_assert(scaled == floor(scaled) && scaled != 0 && fabs(scaled) <= m, "n=%zu a[%zu]=%a", n, i, a[i]);
+            negatives += a[i] < 0;
+        }
+        if (n >= 1000) /* both signs, about as often */
+            cr_assert(negatives > n * 0.45 && negatives < n * 0.55, "n=%zu: %d negatives", n, negatives);
+        free(a);
+    }
+}
+
+/* Float sums in the orders a GPU might use (forward, backward, a pairwise tree, one
+ * accumulator per "thread" of a grid-stride loop then those in order) all equal the
+ * exact reference, bit for bit; the same sums without the last one or three values
+ * (the tail after the last 16-byte vector at n = 2^24 + 3) fail lab2_check_f32. */
+static float sum_forward(const float *a, size_t n)
+{
+    float s = 0;
+    for (size_t i = 0; i < n; i++)
+        s += a[i];
+    return s;
+}
+static float sum_backward(const float *a, size_t n)
+{
+    float s = 0;
+    for (size_t i = n; i-- > 0;)
+        s += a[i];
+    return s;
+}
+static float sum_pairwise(const float *a, size_t n)
+{
+    if (n <= 2)
+        return n == 0 ? 0.0f : n == 1 ? a[0] : a[0] + a[1];
+    return sum_pairwise(a, n / 2) + sum_pairwise(a + n / 2, n - n / 2);
+}
+static float sum_strided(const float *a, size_t n)
+{
+    enum { THREADS = 1056 * 256 }; /* single-pass's grid on an H200 */
+    static float acc[THREADS];
+    for (size_t t = 0; t < THREADS; t++)
+        acc[t] = 0;
+    for (size_t i = 0; i < n; i++)
+        acc[i % THREADS] += a[i];
+    return sum_forward(acc, THREADS);
+}
+
+Test(lab2_f32, sums_are_exact_in_any_order_and_a_lost_value_shows)
+{
+    const size_t ns[] = { 1, 3, 255, 4097, (1u << 20) + 7, (1u << 24) + 3 };
+    float (*const orders[])(const float *, size_t) = { sum_forward, sum_backward, sum_pairwise, sum_strided };
+    char msg[256];
+    for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
+        size_t n = ns[k];
+        float *a = malloc(n * sizeof *a);
+        lab2_fill_f32(a, n, 77);
+        double exact = lab2_ref_sum_f32(a, n);
+        for (size_t o = 0; o < sizeof orders / sizeof orders[0]; o++) {
+            cr_assert(eq(int, lab2_check_f32(orders[o](a, n), exact, n, msg, sizeof msg), 0), "order %zu: %s", o, msg);
+            cr_assert(eq(int, lab2_check_f32(orders[o](a, n - 1), exact, n, msg, sizeof msg), 1),
+                      "order %zu lost the last of %zu values and passed", o, n);
+            if (n > 3)
+                cr_assert(eq(int, lab2_check_f32(orders[o](a, n - 3), exact, n, msg, sizeof msg), 1),
+                          "order %zu lost the last 3 of %zu values and passed", o, n);
+        }
+        free(a);
+    }
+}
+
+/* What the GPU test lab2_f32.a_lost_value_fails_the_check relies on: its lost tails
+ * (1, 3 and 4 values of seed 77 at n = 2^24 + 3) do not happen to sum to 0. */
+Test(lab2_f32, the_gpu_tests_lost_tails_are_not_zero)
+{
+    const size_t n = (1u << 24) + 3;
+    float *a = malloc(n * sizeof *a);
+    lab2_fill_f32(a, n, 77);
+    const size_t lost[] = { 1, 3, 4 };
+    for (int k = 0; k < 3; k++)
+        cr_assert(not(eq(dbl, lab2_ref_sum_f32(a + n - lost[k], lost[k]), 0.0)), "last %zu", lost[k]);
+    free(a);
 }
 
 Test(lab2_ref, type_names_round_trip)
