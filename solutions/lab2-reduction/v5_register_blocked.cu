@@ -46,6 +46,8 @@ static int run_register_blocked(const lab2_io *io, cudaStream_t stream)
     return lab2_multipass(io, (const void *)reduce_register_blocked<Op, In>,
                           (const void *)reduce_register_blocked<Op, typename Op::acc>, NT,
                           lab2_tile_items(NT, VT, sizeof(In)), io->max_blocks, stream);
+    // STUB: (void)io;
+    // STUB: (void)stream;
     // STUB: return KIT_TODO;
     // END SOLUTION
 }
