@@ -60,7 +60,7 @@ template <class Op, int NT>
 __device__ __forceinline__ typename Op::acc lab2_block_reduce(typename Op::acc x)
 {
     static_assert(NT % 32 == 0 && NT <= 1024, "whole warps, at most 32 of them");
-    // TODO(Step 2.4): reduce each warp, lane 0 of each warp stores its total in shared memory, warp 0 reduces those (about 12 lines)
+    // TODO(Step 2.4): barrier first; reduce each warp, lane 0 stores its warp total in shared memory, barrier; warp 0 reduces the NT/32 totals (lanes past the last warp take Op::identity(), not warp_total[lane]: the array has only NT/32 entries) (about 12 lines)
     return x;
 }
 

@@ -43,7 +43,7 @@ __global__ __launch_bounds__(NT) void reduce_single_pass(const In *__restrict__ 
                                                          typename Op::acc *partials, unsigned int *ticket,
                                                          typename Op::acc *__restrict__ out)
 {
-    // TODO(Step 2.6): the loop and block reduction of register-blocked; then store the partial, fence, take a ticket; the last block reduces the partials, writes out and resets the ticket (about 17 lines)
+    // TODO(Step 2.6): lab2_thread_reduce_tiles and lab2_block_reduce as in register-blocked; thread 0 stores the partial, fences, takes a ticket; the last block fences, reduce_partials, writes out and resets the ticket (about 17 lines)
 }
 
 template <class Op, class In>

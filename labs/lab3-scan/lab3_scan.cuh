@@ -5,11 +5,16 @@
  * definition, which is exactly what two's-complement int sums do in practice, so
  * the bits match the CPU reference without relying on signed overflow.
  *
- * Given here (complete, not an exercise): the warp and block scans once Step 3.1
- * has taught them, tile load/store through shared memory (Step 3.2 explains the
- * transpose), the tile-offset pass of the multi-pass scans, and the status-word
- * loads and stores of the single-pass scans (lab3_tile.h says how a status is
- * packed and why no fence is needed). */
+ * What is here, in the order the steps need it:
+ *   - the warp and block scans: you write them in Step 3.1, every later step uses
+ *     them (lab3_warp_sum, the warp reduction of lab 2, is given);
+ *   - tile load/store through shared memory (given; Step 3.2 explains the
+ *     transpose) and the tile-offset pass of the multi-pass scans (given);
+ *   - the tile status of the single-pass scans (given: lab3_tile_status, with the
+ *     ticket, publishing A and P, reading and waiting; lab3_tile.h says how a
+ *     status is packed and why the scans need no fence);
+ *   - the warp-parallel look-back: you write it in Step 3.5, and select-if
+ *     (Step 3.6) runs the same code over counts. */
 #ifndef LAB3_SCAN_CUH
 #define LAB3_SCAN_CUH
 
@@ -23,17 +28,12 @@
 template <typename T>
 static __device__ __forceinline__ T lab3_warp_inclusive_scan(T x)
 {
-    const int lane = threadIdx.x & 31;
-#pragma unroll
-    for (int d = 1; d < 32; d *= 2) {
-        T y = __shfl_up_sync(LAB3_FULL_MASK, x, d);
-        if (lane >= d)
-            x += y;
-    }
+    // TODO(Step 3.1): five __shfl_up_sync steps (d = 1, 2, 4, 8, 16); a lane adds what it receives only when lane >= d (about 8 lines)
     return x;
 }
 
-/* Sum over the 32 lanes of a full warp; every lane gets the total. */
+/* Sum over the 32 lanes of a full warp; every lane gets the total (lab 2's warp
+ * reduction, with __shfl_xor_sync so that no lane is left without the result). */
 template <typename T>
 static __device__ __forceinline__ T lab3_warp_sum(T x)
 {
@@ -52,22 +52,10 @@ static __device__ __forceinline__ T lab3_block_exclusive_scan(T x, T *warp_sums,
 {
     constexpr int WARPS = NT / 32;
     static_assert(NT % 32 == 0 && WARPS <= 32, "NT must be a multiple of 32, at most 1024");
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    T inclusive = lab3_warp_inclusive_scan(x);
-    if (lane == 31)
-        warp_sums[warp] = inclusive;
-    __syncthreads();
-    if (warp == 0) {
-        T w = lane < WARPS ? warp_sums[lane] : T(0);
-        T w_inclusive = lab3_warp_inclusive_scan(w);
-        if (lane < WARPS)
-            warp_sums[lane] = w_inclusive - w; /* exclusive prefix of warp `lane` */
-        if (lane == WARPS - 1)
-            warp_sums[WARPS] = w_inclusive; /* block total */
-    }
-    __syncthreads();
-    aggregate = warp_sums[WARPS];
-    return warp_sums[warp] + inclusive - x;
+    // TODO(Step 3.1): scan each warp; lane 31 stores the warp total in warp_sums[warp]; barrier; warp 0 scans the WARPS totals (lanes >= WARPS take 0), stores each warp's exclusive prefix and the block total in warp_sums[WARPS]; barrier; add (about 16 lines)
+    (void)warp_sums;
+    aggregate = x;
+    return T(0);
 }
 
 /* ---- tiles of NT threads x VT values --------------------------------------------
@@ -141,29 +129,20 @@ static int lab3_launch_add_tile_offsets(T *out, size_t n, const T *offsets, unsi
     return KIT_LAUNCH_CHECK();
 }
 
-/* ---- tile status of the single-pass scans -----------------------------------------
+/* ---- tile status of the single-pass scans (Steps 3.3-3.6) --------------------------
  * Layout of ws->status (lab3_tile.h): a ticket counter in the first
- * LAB3_TICKET_BYTES, then LAB3_LOOKBACK_PAD spare entries, then one entry per
- * tile. Stores and loads are .relaxed at GPU scope: they go to L2 (never a stale
- * L1 copy) and the compiler may neither drop nor merge them (a spin loop really
- * re-reads). The select-if kernel needs ordering with its data and uses the
- * release/acquire versions instead. */
-
-template <typename T>
-static __host__ __device__ constexpr size_t lab3_status_entry_bytes()
-{
-    return sizeof(T) == 4 ? 8 : 16;
-}
-
-static __device__ __forceinline__ unsigned int *lab3_ticket(void *status)
-{
-    return (unsigned int *)status;
-}
-
-static __device__ __forceinline__ char *lab3_status_entry(void *status, long long tile, size_t entry_bytes)
-{
-    return (char *)status + LAB3_TICKET_BYTES + (size_t)(tile + LAB3_LOOKBACK_PAD) * entry_bytes;
-}
+ * LAB3_TICKET_BYTES, then LAB3_LOOKBACK_PAD spare entries, then one entry per tile.
+ *
+ * How a status access is ordered with the memory accesses around it:
+ *   LAB3_RELAXED  the scans. A status word carries all a reader needs (flag and
+ *                 value in one access, lab3_tile.h), so relaxed accesses at GPU
+ *                 scope suffice: they go to L2 (never a stale L1 copy) and the
+ *                 compiler may neither drop nor merge them (a spin loop re-reads).
+ *   LAB3_ORDERED  select-if, which compacts in place: publishing must also make
+ *                 the tile's earlier reads of its input happen before the reader's
+ *                 later writes over it. Publishing is a release store, reading an
+ *                 acquire load (32-bit values only: select-if's counts). */
+enum lab3_order { LAB3_RELAXED, LAB3_ORDERED };
 
 static __device__ __forceinline__ void lab3_st_relaxed(void *p, unsigned long long v)
 {
@@ -196,52 +175,111 @@ static __device__ __forceinline__ void lab3_ld_relaxed_pair(const void *p, unsig
     asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(lo), "=l"(hi) : "l"(p) : "memory");
 }
 
-/* Publish tile `tile`'s status: one 8-byte store (32-bit values) or one 16-byte
- * store (64-bit values, flag repeated in both halves). */
-static __device__ __forceinline__ void lab3_status_store(void *status, long long tile, uint32_t flag,
-                                                         unsigned int value)
+/* A poll that found X backs off before reading again, for LAB3_BACKOFF_NS
+ * nanoseconds: the warp leaves L2 and the issue slots to the tiles that are
+ * loading and publishing (-DLAB3_BACKOFF_NS=0 turns the back-off off, for
+ * measuring it). A fixed delay, not a growing one: a growing delay needs a counter
+ * per poll loop, and the register it costs lowers the number of resident blocks of
+ * select-if. */
+#ifndef LAB3_BACKOFF_NS
+#define LAB3_BACKOFF_NS 64
+#endif
+static __device__ __forceinline__ void lab3_backoff()
 {
-    lab3_st_relaxed(lab3_status_entry(status, tile, 8), lab3_pack32(flag, value));
-}
-static __device__ __forceinline__ void lab3_status_store(void *status, long long tile, uint32_t flag,
-                                                         unsigned long long value)
-{
-    lab3_pair p = lab3_pack64(flag, value);
-    lab3_st_relaxed_pair(lab3_status_entry(status, tile, 16), p.lo, p.hi);
-}
-
-/* Read tile `tile`'s status: returns the flag (X, A or P) and sets value. */
-static __device__ __forceinline__ uint32_t lab3_status_load(void *status, long long tile, unsigned int &value)
-{
-    unsigned long long w = lab3_ld_relaxed(lab3_status_entry(status, tile, 8));
-    value = lab3_value32(w);
-    return lab3_flag32(w);
-}
-static __device__ __forceinline__ uint32_t lab3_status_load(void *status, long long tile,
-                                                            unsigned long long &value)
-{
-    unsigned long long lo, hi;
-    lab3_ld_relaxed_pair(lab3_status_entry(status, tile, 16), lo, hi);
-    lab3_pair p = { lo, hi };
-    value = lab3_value64(p);
-    return lab3_flag64(p);
+#if LAB3_BACKOFF_NS > 0
+    __nanosleep(LAB3_BACKOFF_NS);
+#endif
 }
 
-/* Host side: zero the ticket counter and the first `tiles` status entries (and the
- * statistics when they are on) before a single-pass launch. Without it the second
- * run would find the first run's P flags and add stale prefixes. */
-template <typename T>
-static int lab3_status_reset(lab3_workspace *ws, size_t tiles, cudaStream_t stream)
-{
-    size_t bytes = LAB3_TICKET_BYTES + (LAB3_LOOKBACK_PAD + tiles) * lab3_status_entry_bytes<T>();
-    if (bytes > ws->status_bytes)
-        return KIT_CHECK(cudaErrorInvalidValue); /* workspace sized for fewer tiles */
-    if (int err = KIT_CHECK(cudaMemsetAsync(ws->status, 0, bytes, stream)))
-        return err;
-    if (ws->stats)
-        return KIT_CHECK(cudaMemsetAsync(ws->stats, 0, LAB3_STAT_COUNT * sizeof(unsigned long long), stream));
-    return 0;
-}
+/* The status array of one single-pass launch, for status values of type V
+ * (the scans: the element type; select-if: 32-bit counts). Passed by value. */
+template <typename V, lab3_order ORDER = LAB3_RELAXED>
+struct lab3_tile_status {
+    static_assert(sizeof(V) == 4 || (sizeof(V) == 8 && ORDER == LAB3_RELAXED),
+                  "64-bit statuses are two words: relaxed only (lab3_tile.h)");
+    /* 8 bytes (flag + 32-bit value in one word) or 16 (two words, flag in both). */
+    static constexpr size_t ENTRY_BYTES = sizeof(V) == 4 ? 8 : 16;
+
+    void *words; /* ws->status */
+
+    /* Host, before every launch: zero the ticket and the first `tiles` entries of
+     * THIS entry size (and the statistics when they are on). Without it the second
+     * run would find the first run's P flags and add stale prefixes. */
+    static int reset(lab3_workspace *ws, size_t tiles, cudaStream_t stream)
+    {
+        size_t bytes = LAB3_TICKET_BYTES + (LAB3_LOOKBACK_PAD + tiles) * ENTRY_BYTES;
+        if (bytes > ws->status_bytes)
+            return KIT_CHECK(cudaErrorInvalidValue); /* workspace sized for fewer tiles */
+        if (int err = KIT_CHECK(cudaMemsetAsync(ws->status, 0, bytes, stream)))
+            return err;
+        if (ws->stats)
+            return KIT_CHECK(cudaMemsetAsync(ws->stats, 0, LAB3_STAT_COUNT * sizeof(unsigned long long), stream));
+        return 0;
+    }
+
+    /* Every thread of the block calls it: thread 0 draws the next tile id from the
+     * ticket counter and shares it through shared memory (one barrier). */
+    __device__ unsigned int take_tile() const
+    {
+        __shared__ unsigned int tile_id;
+        if (threadIdx.x == 0)
+            tile_id = atomicAdd((unsigned int *)words, 1u);
+        __syncthreads();
+        return tile_id;
+    }
+
+    /* Publish tile `tile`'s aggregate (flag A) or inclusive prefix (flag P). */
+    __device__ void set_aggregate(long long tile, V aggregate) const { publish(tile, LAB3_STATUS_A, aggregate); }
+    __device__ void set_inclusive(long long tile, V inclusive) const { publish(tile, LAB3_STATUS_P, inclusive); }
+
+    /* Read tile `tile`'s status once: returns the flag (X, A or P) and sets value. */
+    __device__ uint32_t load(long long tile, V &value) const
+    {
+        if constexpr (sizeof(V) == 4) {
+            unsigned long long w = ORDER == LAB3_ORDERED ? lab3_ld_acquire(entry(tile)) : lab3_ld_relaxed(entry(tile));
+            value = lab3_value32(w);
+            return lab3_flag32(w);
+        } else {
+            unsigned long long lo, hi;
+            lab3_ld_relaxed_pair(entry(tile), lo, hi);
+            lab3_pair p = { lo, hi };
+            value = lab3_value64(p);
+            return lab3_flag64(p);
+        }
+    }
+
+    /* Read until the flag is not X (backing off between polls); counts the polls
+     * that found X in `waits`. Returns A or P and sets value. */
+    __device__ uint32_t wait(long long tile, V &value, unsigned long long &waits) const
+    {
+        uint32_t flag;
+        while ((flag = load(tile, value)) == LAB3_STATUS_X) {
+            waits++;
+            lab3_backoff();
+        }
+        return flag;
+    }
+
+  private:
+    __device__ char *entry(long long tile) const
+    {
+        return (char *)words + LAB3_TICKET_BYTES + (size_t)(tile + LAB3_LOOKBACK_PAD) * ENTRY_BYTES;
+    }
+    /* One 8-byte store (flag + value) or one 16-byte store (flag repeated in both halves). */
+    __device__ void publish(long long tile, uint32_t flag, V value) const
+    {
+        if constexpr (sizeof(V) == 4) {
+            unsigned long long w = lab3_pack32(flag, value);
+            if (ORDER == LAB3_ORDERED)
+                lab3_st_release(entry(tile), w);
+            else
+                lab3_st_relaxed(entry(tile), w);
+        } else {
+            lab3_pair p = lab3_pack64(flag, value);
+            lab3_st_relaxed_pair(entry(tile), p.lo, p.hi);
+        }
+    }
+};
 
 /* Device side: record that one tile inspected `depth` predecessors and found X
  * `waits` times (only when statistics are on). */
@@ -254,6 +292,43 @@ static __device__ __forceinline__ void lab3_stats_record(unsigned long long *sta
         atomicMax(&stats[LAB3_STAT_DEPTH_MAX], depth);
         atomicAdd(&stats[LAB3_STAT_WAITS], waits);
     }
+}
+
+/* ---- the warp-parallel look-back (Step 3.5; select-if reuses it) ---------------- */
+
+/* Called by all 32 lanes of one warp for tile t > 0, after the tile has published
+ * its aggregate. Returns the tile's exclusive prefix (in every lane). Lane l
+ * watches predecessor p0 - l, p0 starting at t - 1: the warp polls until no lane
+ * sees X, the nearest P is the lowest lane that sees P, the lanes up to it add
+ * their values, and with no P the window slides 32 tiles back. Lanes before tile 0
+ * count as P with value 0 (their reads land in the status array's padding). */
+template <typename V, lab3_order ORDER>
+static __device__ __forceinline__ V lab3_lookback_window(lab3_tile_status<V, ORDER> status, long long t,
+                                                        unsigned long long *stats)
+{
+    // TODO(Step 3.5): poll the window until no lane sees X (__any_sync; lab3_backoff between polls); ballot the P lanes; sum lanes up to the nearest P (lab3_warp_sum); slide back if none (about 28 lines)
+    (void)status;
+    (void)t;
+    (void)stats;
+    return V(0);
+}
+
+/* The single-pass protocol for tile t, run by all 32 lanes of warp 0 once the
+ * block knows the tile's aggregate: tile 0 publishes P at once; any other tile
+ * publishes A, looks back (lab3_lookback_window) and publishes P = its exclusive
+ * prefix + aggregate. Returns the exclusive prefix, valid in thread 0. With
+ * LAB3_ORDERED, a __syncwarp() first makes every lane's acquire loads happen
+ * before lane 0's release of P (so P passes on all the look-back saw). */
+template <typename V, lab3_order ORDER>
+static __device__ __forceinline__ V lab3_tile_lookback(lab3_tile_status<V, ORDER> status, long long t, V aggregate,
+                                                      unsigned long long *stats)
+{
+    // TODO(Step 3.5): tile 0: lane 0 publishes P, return 0; else lane 0 publishes A, the warp looks back, (ordered: __syncwarp), lane 0 publishes P (about 14 lines)
+    (void)status;
+    (void)t;
+    (void)aggregate;
+    (void)stats;
+    return V(0);
 }
 
 #endif

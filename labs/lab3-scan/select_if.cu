@@ -22,19 +22,90 @@
  * word holds flag + count for both element types. */
 #include "lab3_scan.cuh"
 
-#define SEL_NT LAB3_SELECT_NT /* tile shape: lab3.h */
+enum { NT = LAB3_SELECT_NT };
 
+/* The tile of type T: NT threads x VT items (VT from lab3.h, per type). */
 template <typename T>
-struct select_shape {
+struct tile_shape {
     static constexpr int VT = sizeof(T) == 4 ? LAB3_SELECT_VT_I32 : LAB3_SELECT_VT_I64;
     static_assert(VT <= 32, "the kept items of a thread are a 32-bit mask");
-    static constexpr int NV = SEL_NT * VT;
+    static constexpr int NV = NT * VT;
     static constexpr int PER_VEC = 16 / sizeof(T);
     static constexpr int VECS = NV / PER_VEC;
-    static constexpr int VEC_ITERS = (VECS + SEL_NT - 1) / SEL_NT;
+    static constexpr int VEC_ITERS = (VECS + NT - 1) / NT;
 };
 
-// TODO(Step 3.6): count status words with release/acquire, a window look-back over them, and the select kernel (about 132 lines)
+/* The statuses hold counts of kept items (32-bit: n < 2^32) for both item types,
+ * published with release stores and read with acquire loads. */
+typedef lab3_tile_status<uint32_t, LAB3_ORDERED> count_status;
+
+/* The bits the keep predicate hashes: zero-extended, as in lab3_ref_select. */
+template <typename T>
+static __device__ __forceinline__ uint64_t select_bits(T x)
+{
+    return (uint64_t)x; /* T is unsigned: no sign extension */
+}
+
+/* Outline 1: global -> shared, coalesced: a full tile with a 16-byte aligned input
+ * (`vectors`) as 16-byte vectors, all loads issued before the first store to
+ * shared memory; otherwise value by value, 0 past the end. Ends with a barrier. */
+template <typename T>
+static __device__ __forceinline__ void load_tile(const T *in, size_t count, bool vectors, T *tile)
+{
+    typedef tile_shape<T> S;
+    // TODO(Step 3.6): vectors: VEC_ITERS uint4 loads into registers (vector j = k*NT + tid, skip j >= VECS), then the stores to tile[]; else tile[i] = in[i] or 0; then __syncthreads (about 23 lines)
+    (void)in, (void)count, (void)vectors, (void)tile;
+}
+
+/* Outline 2: this thread's VT consecutive items tile[tid*VT ..] into v, which of
+ * them it keeps (bit k of the returned mask: item k; only items below count) and,
+ * in `kept`, how many. */
+template <typename T, int VT>
+static __device__ __forceinline__ uint32_t keep_flags(const T *tile, size_t count, uint32_t keep_pct, T (&v)[VT],
+                                                      uint32_t &kept)
+{
+    // TODO(Step 3.6): for k < VT: v[k] = tile[tid*VT + k]; keep it when its index is below count and lab3_keep(select_bits(v[k]), keep_pct) (about 12 lines)
+    (void)tile, (void)count, (void)keep_pct, (void)v;
+    kept = 0;
+    return 0;
+}
+
+/* Outline 5: put the kept items of v, in order, at tile[rank], tile[rank + 1], ...
+ * (rank: the thread's exclusive prefix of the kept counts). */
+template <typename T, int VT>
+static __device__ __forceinline__ void gather_kept(T *tile, const T (&v)[VT], uint32_t kept_mask, uint32_t rank)
+{
+    // TODO(Step 3.6): for each set bit k of kept_mask, in order: tile[rank++] = v[k] (about 4 lines)
+    (void)tile, (void)v, (void)kept_mask, (void)rank;
+}
+
+/* The kernel (Step 3.6), one tile per block, in this order:
+ *   1. t = status.take_tile(); load_tile: the tile's items into shared memory;
+ *   2. keep_flags: each thread's VT items, which it keeps, how many;
+ *   3. rank = lab3_block_exclusive_scan of the counts (aggregate: the tile's
+ *      count). Its barriers also end every thread's reads of tile[]: from here on
+ *      the tile may be overwritten, and other tiles may overwrite our input;
+ *   4. warp 0: first = lab3_tile_lookback(status, t, aggregate, NULL), the kept
+ *      items of all earlier tiles; thread 0 puts it in shared memory;
+ *   5. gather_kept at the front of tile[]; barrier; the block writes tile[0 ..
+ *      aggregate) to out[first ..], coalesced;
+ *   6. the last tile (base + count == n) stores first + aggregate in *d_count.
+ * in may equal out (in place): no __restrict__, no read-only-cache (__ldg) loads. */
+template <typename T>
+__global__ void __launch_bounds__(NT) select_kernel(const T *in, T *out, size_t n, uint32_t keep_pct, bool aligned,
+                                                    count_status status, unsigned long long *d_count)
+{
+    typedef tile_shape<T> S;
+    // TODO(Step 3.6): follow the outline above (about 24 lines)
+}
+
+template <typename T>
+static int select_if(const lab3_select_io *io, cudaStream_t stream)
+{
+    // TODO(Step 3.6): reset the COUNT statuses (count_status::reset: 8-byte entries for both item types), then one block of NT threads per tile (about 7 lines)
+    (void)io, (void)stream;
+    return KIT_TODO;
+}
 
 extern "C" int lab3_select_if(const lab3_select_io *io, cudaStream_t stream)
 {
@@ -42,6 +113,5 @@ extern "C" int lab3_select_if(const lab3_select_io *io, cudaStream_t stream)
         return KIT_CHECK(cudaMemsetAsync(io->d_count, 0, sizeof *io->d_count, stream));
     if (io->n > 0xffffffffull)
         return KIT_CHECK(cudaErrorInvalidValue); /* counts are 32-bit */
-    // TODO(Step 3.6): dispatch on the element type (about 1 line)
-    return KIT_TODO;
+    return io->type == LAB3_I32 ? select_if<unsigned int>(io, stream) : select_if<unsigned long long>(io, stream);
 }

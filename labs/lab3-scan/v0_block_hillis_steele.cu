@@ -17,19 +17,19 @@
  * copy rate. */
 #include "lab3_scan.cuh"
 
-#define HS_NT 256
+enum { NT = LAB3_HS_NT, VT = 1, NV = NT * VT }; /* one value per thread */
 
 template <typename T>
 __global__ void hs_scan_tiles(const T *in, T *out, size_t n, int exclusive, T *tile_totals)
 {
-    __shared__ T buf[2][HS_NT];
+    __shared__ T buf[2][NT];
     const int tid = threadIdx.x;
-    size_t i = (size_t)blockIdx.x * HS_NT + tid;
+    size_t i = (size_t)blockIdx.x * NV + tid;
     T x = i < n ? in[i] : T(0); /* past the end: 0 keeps the tile total right */
     buf[0][tid] = x;
     __syncthreads();
     int cur = 0;
-    for (int d = 1; d < HS_NT; d *= 2) {
+    for (int d = 1; d < NT; d *= 2) {
         T v = buf[cur][tid];
         if (tid >= d)
             v += buf[cur][tid - d];
@@ -40,7 +40,7 @@ __global__ void hs_scan_tiles(const T *in, T *out, size_t n, int exclusive, T *t
     T inclusive = buf[cur][tid];
     if (i < n)
         out[i] = exclusive ? inclusive - x : inclusive; /* in == out is fine: x was read first */
-    if (tile_totals && tid == HS_NT - 1)
+    if (tile_totals && tid == NT - 1)
         tile_totals[blockIdx.x] = inclusive;
 }
 
@@ -48,9 +48,9 @@ __global__ void hs_scan_tiles(const T *in, T *out, size_t n, int exclusive, T *t
 template <typename T>
 static int hs_scan(const T *in, T *out, size_t n, int exclusive, T *spine, cudaStream_t stream)
 {
-    size_t tiles = lab3_tile_count(n, HS_NT);
+    size_t tiles = lab3_tile_count(n, NV);
     T *totals = tiles > 1 ? spine : NULL;
-    hs_scan_tiles<T><<<tiles, HS_NT, 0, stream>>>(in, out, n, exclusive, totals);
+    hs_scan_tiles<T><<<tiles, NT, 0, stream>>>(in, out, n, exclusive, totals);
     if (int err = KIT_LAUNCH_CHECK())
         return err;
     if (tiles == 1)
@@ -58,14 +58,14 @@ static int hs_scan(const T *in, T *out, size_t n, int exclusive, T *spine, cudaS
     /* Exclusive scan of the tile totals, in place, one level up. */
     if (int err = hs_scan<T>(totals, totals, tiles, 1, spine + tiles, stream))
         return err;
-    return lab3_launch_add_tile_offsets<T>(out, n, totals, HS_NT, stream);
+    return lab3_launch_add_tile_offsets<T>(out, n, totals, NV, stream);
 }
 
 extern "C" int lab3_block_hillis_steele(const lab3_scan_io *io, cudaStream_t stream)
 {
     if (io->n == 0)
         return 0;
-    if (lab3_spine_entries(io->n, HS_NT) * lab3_type_bytes(io->type) > io->ws->spine_bytes)
+    if (lab3_spine_entries(io->n, NV) * lab3_type_bytes(io->type) > io->ws->spine_bytes)
         return KIT_CHECK(cudaErrorInvalidValue);
     if (io->type == LAB3_I32)
         return hs_scan<unsigned int>((const unsigned int *)io->in, (unsigned int *)io->out, io->n,

@@ -7,7 +7,9 @@
  * total and writes it to shared memory; after one barrier, warp 0 scans those
  * (at most 32) totals the same way; after a second barrier every thread adds the
  * exclusive prefix of its warp. Two barriers per tile instead of eight, and tiles
- * of 1024 so the second level has 4x fewer tiles.
+ * of 1024 so the second level has 4x fewer tiles. The warp and block scans are
+ * lab3_warp_inclusive_scan and lab3_block_exclusive_scan in lab3_scan.cuh: you
+ * write them in this step, and every later step builds on them.
  *
  * Still slow: one value per thread (little memory in flight per thread), and the
  * second level still writes the output, then reads and writes it again to add
@@ -15,18 +17,19 @@
  * the copy rate. */
 #include "lab3_scan.cuh"
 
-#define WS_NT 1024
+enum { NT = LAB3_WARP_NT, VT = 1, NV = NT * VT }; /* one value per thread */
 
 template <typename T>
 __global__ void warp_scan_tiles(const T *in, T *out, size_t n, int exclusive, T *tile_totals)
 {
-    // TODO(Step 3.1): scan each warp with __shfl_up_sync, scan the warp totals with warp 0, add them back (about 34 lines)
+    // TODO(Step 3.1): load one value (0 past n), lab3_block_exclusive_scan<NT> (which you write in lab3_scan.cuh), store; thread 0 writes the tile total (about 9 lines)
 }
 
 template <typename T>
 static int warp_scan(const T *in, T *out, size_t n, int exclusive, T *spine, cudaStream_t stream)
 {
     // TODO(Step 3.1): scan the tiles, then (if more than one) scan their totals recursively and add them (about 10 lines)
+    (void)in, (void)out, (void)n, (void)exclusive, (void)spine, (void)stream;
     return KIT_TODO;
 }
 
@@ -34,7 +37,7 @@ extern "C" int lab3_warp_shuffle(const lab3_scan_io *io, cudaStream_t stream)
 {
     if (io->n == 0)
         return 0;
-    if (lab3_spine_entries(io->n, WS_NT) * lab3_type_bytes(io->type) > io->ws->spine_bytes)
+    if (lab3_spine_entries(io->n, NV) * lab3_type_bytes(io->type) > io->ws->spine_bytes)
         return KIT_CHECK(cudaErrorInvalidValue);
     if (io->type == LAB3_I32)
         return warp_scan<unsigned int>((const unsigned int *)io->in, (unsigned int *)io->out, io->n,

@@ -9,7 +9,8 @@
  * block 999, which has not been scheduled: a deadlock the CUDA model permits.)
  * The status entry packs flag and value together (lab3_tile.h), so one store
  * publishes both and the reader needs no fence. The array is reset at the start
- * of every launch (part of the measured time).
+ * of every launch (part of the measured time). lab3_tile_status (lab3_scan.cuh)
+ * holds the ticket (take_tile), the stores (set_inclusive) and the loads (load).
  *
  * What is slow: the waits form a chain through all tiles; each link costs a
  * store and a load that travel through L2 (~0.3 us on an H200), so the scan cannot go faster
@@ -17,20 +18,19 @@
  * writes n like a copy, yet far slower at large n; the chart shows the chain. */
 #include "lab3_scan.cuh"
 
-#define CH_NT 256
-#define CH_VT 9
-#define CH_NV (CH_NT * CH_VT)
+enum { NT = LAB3_BLOCKED_NT, VT = LAB3_BLOCKED_VT, NV = NT * VT };
 
 template <typename T>
-__global__ void chained_scan(const T *in, T *out, size_t n, int exclusive, void *status)
+__global__ void chained_scan(const T *in, T *out, size_t n, int exclusive, lab3_tile_status<T> status)
 {
-    // TODO(Step 3.3): ticket -> tile id; scan the tile; thread 0 waits for P of tile-1, publishes P; add and store (about 31 lines)
+    // TODO(Step 3.3): tile id from status.take_tile(); scan the tile; thread 0 waits for P of tile-1, publishes P; add and store (about 28 lines)
 }
 
 template <typename T>
 static int chained(const lab3_scan_io *io, cudaStream_t stream)
 {
-    // TODO(Step 3.3): reset the ticket and status array (lab3_status_reset), then launch one block per tile (about 6 lines)
+    // TODO(Step 3.3): reset the ticket and status array (lab3_tile_status<T>::reset), then launch one block per tile (about 6 lines)
+    (void)io, (void)stream;
     return KIT_TODO;
 }
 

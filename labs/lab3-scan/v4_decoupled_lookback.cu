@@ -13,8 +13,9 @@
  * published A, and the nearest P is some tens of tiles back, however large n
  * is (--stats prints how far).
  *
- * Same packing, ticket and per-launch reset as Step 3.3. Look-back here is done
- * by one thread, one predecessor at a time.
+ * Same packing, ticket and per-launch reset as Step 3.3 (lab3_tile_status): its
+ * wait() re-reads a status until it is no longer X, backing off a little between
+ * reads. Look-back here is done by one thread, one predecessor at a time.
  *
  * What is still slow: one thread does the look-back, one dependent L2 round
  * trip per predecessor; loads are scalar (4 or 8 bytes per thread per load).
@@ -22,21 +23,33 @@
  * but short of the copy rate. */
 #include "lab3_scan.cuh"
 
-#define DL_NT 256
-#define DL_VT 9
-#define DL_NV (DL_NT * DL_VT)
+enum { NT = LAB3_BLOCKED_NT, VT = LAB3_BLOCKED_VT, NV = NT * VT };
+
+/* Thread 0 of tile t > 0, after the tile has published A: walk back from t - 1,
+ * waiting while a predecessor is X, adding values until the first P. Returns the
+ * tile's exclusive prefix; counts the predecessors read in depth and the reads
+ * that found X in waits (for --stats). */
+template <typename T>
+static __device__ __forceinline__ T lookback_serial(lab3_tile_status<T> status, long long t,
+                                                    unsigned long long &depth, unsigned long long &waits)
+{
+    // TODO(Step 3.4): for p = t-1, t-2, ...: status.wait(p, value, waits), depth++, add its value, stop at the first P (about 10 lines)
+    (void)status, (void)t, (void)depth, (void)waits;
+    return T(0);
+}
 
 template <typename T>
-__global__ void lookback_scan(const T *in, T *out, size_t n, int exclusive, void *status,
+__global__ void lookback_scan(const T *in, T *out, size_t n, int exclusive, lab3_tile_status<T> status,
                               unsigned long long *stats)
 {
-    // TODO(Step 3.4): ticket, scan the tile, publish A (P for tile 0), look back until a P, publish P, add and store (about 45 lines)
+    // TODO(Step 3.4): ticket, scan the tile, publish A (P for tile 0), look back until a P, publish P, add and store (about 30 lines)
 }
 
 template <typename T>
 static int decoupled_lookback(const lab3_scan_io *io, cudaStream_t stream)
 {
     // TODO(Step 3.4): reset the ticket and status array, then launch one block per tile (about 6 lines)
+    (void)io, (void)stream;
     return KIT_TODO;
 }
 

@@ -16,11 +16,12 @@ struct keep_op {
     __host__ __device__ bool operator()(const T &x) const { return lab3_keep((uint64_t)x, keep_pct); }
 };
 
-template <typename T>
-static size_t temp_bytes(size_t n)
+/* CUB takes the item count as int up to INT_MAX (its 32-bit offsets, the fast
+ * path the timed rows use) and as long long beyond. */
+template <typename T, typename Offset>
+static size_t temp_bytes(Offset items)
 {
     size_t a = 0, b = 0, c = 0;
-    int items = (int)n;
     /* A failed query reports itself and sizes nothing; the real call then fails too. */
     if (KIT_CHECK(cub::DeviceScan::ExclusiveSum(NULL, a, (const T *)NULL, (T *)NULL, items)) ||
         KIT_CHECK(cub::DeviceScan::InclusiveSum(NULL, b, (const T *)NULL, (T *)NULL, items)) ||
@@ -31,18 +32,21 @@ static size_t temp_bytes(size_t n)
     return m > c ? m : c;
 }
 
-extern "C" size_t lab3_cub_temp_bytes(size_t n, lab3_type type)
+template <typename T>
+static size_t temp_bytes_n(size_t n)
 {
-    if (n > INT_MAX)
-        n = INT_MAX;
-    return type == LAB3_I32 ? temp_bytes<unsigned int>(n) : temp_bytes<unsigned long long>(n);
+    return n <= INT_MAX ? temp_bytes<T>((int)n) : temp_bytes<T>((long long)n);
 }
 
-template <typename T>
-static int cub_scan(const lab3_scan_io *io, cudaStream_t stream)
+extern "C" size_t lab3_cub_temp_bytes(size_t n, lab3_type type)
+{
+    return type == LAB3_I32 ? temp_bytes_n<unsigned int>(n) : temp_bytes_n<unsigned long long>(n);
+}
+
+template <typename T, typename Offset>
+static int cub_scan(const lab3_scan_io *io, Offset items, cudaStream_t stream)
 {
     size_t bytes = io->ws->cub_temp_bytes;
-    int items = (int)io->n;
     if (io->exclusive)
         return KIT_CHECK(cub::DeviceScan::ExclusiveSum(io->ws->cub_temp, bytes, (const T *)io->in, (T *)io->out,
                                                        items, stream));
@@ -50,28 +54,36 @@ static int cub_scan(const lab3_scan_io *io, cudaStream_t stream)
                                                    items, stream));
 }
 
+template <typename T>
+static int cub_scan_n(const lab3_scan_io *io, cudaStream_t stream)
+{
+    return io->n <= INT_MAX ? cub_scan<T>(io, (int)io->n, stream) : cub_scan<T>(io, (long long)io->n, stream);
+}
+
 extern "C" int lab3_cub_scan(const lab3_scan_io *io, cudaStream_t stream)
 {
     if (io->n == 0)
         return 0;
-    if (io->n > INT_MAX)
-        return KIT_CHECK(cudaErrorInvalidValue);
-    return io->type == LAB3_I32 ? cub_scan<unsigned int>(io, stream) : cub_scan<unsigned long long>(io, stream);
+    return io->type == LAB3_I32 ? cub_scan_n<unsigned int>(io, stream) : cub_scan_n<unsigned long long>(io, stream);
 }
 
-template <typename T>
-static int cub_select(const lab3_select_io *io, cudaStream_t stream)
+template <typename T, typename Offset>
+static int cub_select(const lab3_select_io *io, Offset items, cudaStream_t stream)
 {
     size_t bytes = io->ws->cub_temp_bytes;
     return KIT_CHECK(cub::DeviceSelect::If(io->ws->cub_temp, bytes, (const T *)io->in, (T *)io->out, io->d_count,
-                                           (int)io->n, keep_op<T>{ io->keep_pct }, stream));
+                                           items, keep_op<T>{ io->keep_pct }, stream));
+}
+
+template <typename T>
+static int cub_select_n(const lab3_select_io *io, cudaStream_t stream)
+{
+    return io->n <= INT_MAX ? cub_select<T>(io, (int)io->n, stream) : cub_select<T>(io, (long long)io->n, stream);
 }
 
 extern "C" int lab3_cub_select(const lab3_select_io *io, cudaStream_t stream)
 {
     if (io->n == 0)
         return KIT_CHECK(cudaMemsetAsync(io->d_count, 0, sizeof *io->d_count, stream));
-    if (io->n > INT_MAX)
-        return KIT_CHECK(cudaErrorInvalidValue);
-    return io->type == LAB3_I32 ? cub_select<unsigned int>(io, stream) : cub_select<unsigned long long>(io, stream);
+    return io->type == LAB3_I32 ? cub_select_n<unsigned int>(io, stream) : cub_select_n<unsigned long long>(io, stream);
 }

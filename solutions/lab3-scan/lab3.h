@@ -13,13 +13,33 @@
 extern "C" {
 #endif
 
+/* The largest n: select-if's counts are 32-bit. Past 2^31 values any index kept
+ * in an int wraps: the GPU suite runs there. */
+#define LAB3_MAX_N (((size_t)1 << 32) - 1)
+
 /* Element types: 32-bit sums wrap modulo 2^32, 64-bit sums modulo 2^64, the same
  * on CPU and GPU (both compute in unsigned arithmetic). */
 typedef enum { LAB3_I32 = 0, LAB3_I64 = 1 } lab3_type;
 static inline size_t lab3_type_bytes(lab3_type t) { return t == LAB3_I32 ? 4 : 8; }
 
-/* Tile of the tuned single-pass scan (v5): NT threads x VT values, VT odd. The
- * tests run n = NV - 1, NV, NV + 1 for both types. */
+/* Tile shapes. Each variant file names its own as enum { NT, VT, NV } (threads,
+ * values per thread, values per tile) from these; the GPU suite runs every tile
+ * size +-1 (and the sizes that need a second and third level of the multi-pass
+ * scans) from the same constants, so retuning a tile moves its tests. -D overrides
+ * are for tuning experiments only. */
+#ifndef LAB3_HS_NT
+#define LAB3_HS_NT 256      /* Step 3.0: one value per thread */
+#endif
+#ifndef LAB3_WARP_NT
+#define LAB3_WARP_NT 1024   /* Step 3.1: one value per thread */
+#endif
+#ifndef LAB3_BLOCKED_NT
+#define LAB3_BLOCKED_NT 256 /* Steps 3.2-3.4: NT x VT values per tile, VT odd */
+#define LAB3_BLOCKED_VT 9
+#endif
+#define LAB3_BLOCKED_NV (LAB3_BLOCKED_NT * LAB3_BLOCKED_VT)
+
+/* Tile of the tuned single-pass scan (Step 3.5): NT threads x VT values, VT odd. */
 #ifndef LAB3_TUNED_NT /* -D overrides are for tuning experiments only */
 #define LAB3_TUNED_NT 256
 #define LAB3_TUNED_VT_I32 27
@@ -29,8 +49,7 @@ static inline size_t lab3_type_bytes(lab3_type t) { return t == LAB3_I32 ? 4 : 8
 #define LAB3_TUNED_NV_I64 (LAB3_TUNED_NT * LAB3_TUNED_VT_I64)
 
 /* Tile of select-if (Step 3.6): smaller than Step 3.5's, because each thread keeps
- * its values in registers (it needs them after the look-back to gather them). The
- * tests run whole tiles and one item either side of them. */
+ * its values in registers (it needs them after the look-back to gather them). */
 #ifndef LAB3_SELECT_VT_I32 /* -D overrides are for tuning experiments only */
 #define LAB3_SELECT_NT 256
 #define LAB3_SELECT_VT_I32 19

@@ -28,7 +28,7 @@ struct lab3_problem {
     unsigned long long *d_count;
     lab3_workspace ws;
     unsigned long long *d_stats;
-    scan_ctx scan[2 * 16 + 2];
+    scan_ctx *scan; /* [variant][exclusive]: lab3_variant_count variants, then CUB */
     select_ctx select[2];
 };
 
@@ -49,6 +49,7 @@ lab3_problem *lab3_problem_create(size_t n, lab3_type type, uint64_t seed, uint3
     p->n = n;
     p->type = type;
     p->keep_pct = keep_pct;
+    p->scan = kit_host_alloc(2 * (lab3_variant_count + 1) * sizeof *p->scan, "the scan contexts");
     size_t bytes = n * lab3_type_bytes(type);
     p->h_in = kit_host_alloc(bytes, "the input");
     /* Both signs. int32: big enough that sums wrap modulo 2^32; int64: big enough
@@ -87,6 +88,7 @@ void lab3_problem_destroy(lab3_problem *p)
     free(p->h_ref[0]);
     free(p->h_ref[1]);
     free(p->h_select);
+    free(p->scan);
     free(p);
 }
 
@@ -154,9 +156,9 @@ static int scan_check(void *arg, char *msg, size_t len)
 
 kit_case lab3_problem_scan_case(lab3_problem *p, int v, int exclusive)
 {
-    if (v != LAB3_CUB && (v < 0 || v >= 16))
-        kit_die(KIT_EXIT_USAGE, "lab3: variant %d out of the problem's table", v);
-    int slot = 2 * (v == LAB3_CUB ? 16 : v) + (exclusive != 0);
+    if (v != LAB3_CUB && (v < 0 || v >= lab3_variant_count))
+        kit_die(KIT_EXIT_USAGE, "lab3: no scan variant %d (the table has %d)", v, lab3_variant_count);
+    int slot = 2 * (v == LAB3_CUB ? lab3_variant_count : v) + (exclusive != 0);
     p->scan[slot] = (scan_ctx){ p, v, exclusive != 0 };
     double bytes = 2.0 * (double)p->n * (double)lab3_type_bytes(p->type); /* read n, write n */
     kit_case c = { .variant = v == LAB3_CUB ? "cub" : lab3_variants[v].info.slug, .prepare = scan_prepare,

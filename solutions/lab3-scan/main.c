@@ -53,7 +53,7 @@ int main(int argc, char **argv)
         .variants = KIT_VARIANTS(lab3_variants, lab3_variant_count),
         .flags = lab3_flags,
         .default_n = (size_t)1 << 24,
-        .max_n = (size_t)1 << 30,
+        .max_n = LAB3_MAX_N,
         .n_unit = "values (int32 or int64, see --type)",
     };
     kit_options opt;

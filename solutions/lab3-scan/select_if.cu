@@ -22,161 +22,167 @@
  * word holds flag + count for both element types. */
 #include "lab3_scan.cuh"
 
-#define SEL_NT LAB3_SELECT_NT /* tile shape: lab3.h */
+enum { NT = LAB3_SELECT_NT };
 
+/* The tile of type T: NT threads x VT items (VT from lab3.h, per type). */
 template <typename T>
-struct select_shape {
+struct tile_shape {
     static constexpr int VT = sizeof(T) == 4 ? LAB3_SELECT_VT_I32 : LAB3_SELECT_VT_I64;
     static_assert(VT <= 32, "the kept items of a thread are a 32-bit mask");
-    static constexpr int NV = SEL_NT * VT;
+    static constexpr int NV = NT * VT;
     static constexpr int PER_VEC = 16 / sizeof(T);
     static constexpr int VECS = NV / PER_VEC;
-    static constexpr int VEC_ITERS = (VECS + SEL_NT - 1) / SEL_NT;
+    static constexpr int VEC_ITERS = (VECS + NT - 1) / NT;
 };
 
-// BEGIN SOLUTION (Step 3.6): count status words with release/acquire, a window look-back over them, and the select kernel
+/* The statuses hold counts of kept items (32-bit: n < 2^32) for both item types,
+ * published with release stores and read with acquire loads. */
+typedef lab3_tile_status<uint32_t, LAB3_ORDERED> count_status;
+
 /* The bits the keep predicate hashes: zero-extended, as in lab3_ref_select. */
-static __device__ __forceinline__ uint64_t select_bits(unsigned int x) { return x; }
-static __device__ __forceinline__ uint64_t select_bits(unsigned long long x) { return x; }
-
-static __device__ __forceinline__ void count_status_store(void *status, long long tile, uint32_t flag,
-                                                          uint32_t count)
-{
-    lab3_st_release(lab3_status_entry(status, tile, 8), lab3_pack32(flag, count));
-}
-
-static __device__ __forceinline__ uint32_t count_status_load(void *status, long long tile, uint32_t &count)
-{
-    unsigned long long w = lab3_ld_acquire(lab3_status_entry(status, tile, 8));
-    count = lab3_value32(w);
-    return lab3_flag32(w);
-}
-
-/* The look-back of Step 3.5 on counts, by one full warp, for tile t > 0. */
-static __device__ __forceinline__ uint32_t count_lookback(void *status, long long t)
-{
-    const int lane = threadIdx.x & 31;
-    uint32_t before = 0;
-    for (long long p0 = t - 1;; p0 -= 32) {
-        long long p = p0 - lane;
-        uint32_t value, flag;
-        do {
-            flag = count_status_load(status, p, value);
-            if (p < 0) {
-                flag = LAB3_STATUS_P;
-                value = 0;
-            }
-        } while (__any_sync(LAB3_FULL_MASK, flag == LAB3_STATUS_X));
-        unsigned int p_lanes = __ballot_sync(LAB3_FULL_MASK, flag == LAB3_STATUS_P);
-        int last = p_lanes ? __ffs(p_lanes) - 1 : 31;
-        before += lab3_warp_sum(lane <= last ? value : 0u);
-        if (p_lanes)
-            break;
-    }
-    return before;
-}
-
-/* in may equal out: no __restrict__, and no read-only-cache loads. */
 template <typename T>
-__global__ void __launch_bounds__(SEL_NT) select_kernel(const T *in, T *out, size_t n, uint32_t keep_pct,
-                                                        bool wide, void *status, unsigned long long *d_count)
+static __device__ __forceinline__ uint64_t select_bits(T x)
 {
-    typedef select_shape<T> S;
-    __shared__ __align__(16) T tile[S::NV];
-    __shared__ uint32_t warp_sums[SEL_NT / 32 + 1];
-    __shared__ unsigned int tile_id;
-    __shared__ uint32_t tile_prefix;
-    if (threadIdx.x == 0)
-        tile_id = atomicAdd(lab3_ticket(status), 1u);
-    __syncthreads();
-    const unsigned int t = tile_id;
-    size_t base = (size_t)t * S::NV;
-    size_t count = lab3_tile_items(n, S::NV, t);
+    return (uint64_t)x; /* T is unsigned: no sign extension */
+}
 
-    /* Load the tile into shared memory (16-byte vectors when full and aligned). */
-    if (wide && count == (size_t)S::NV) {
-        const uint4 *src = (const uint4 *)(in + base);
+/* Outline 1: global -> shared, coalesced: a full tile with a 16-byte aligned input
+ * (`vectors`) as 16-byte vectors, all loads issued before the first store to
+ * shared memory; otherwise value by value, 0 past the end. Ends with a barrier. */
+template <typename T>
+static __device__ __forceinline__ void load_tile(const T *in, size_t count, bool vectors, T *tile)
+{
+    typedef tile_shape<T> S;
+    // BEGIN SOLUTION (Step 3.6): vectors: VEC_ITERS uint4 loads into registers (vector j = k*NT + tid, skip j >= VECS), then the stores to tile[]; else tile[i] = in[i] or 0; then __syncthreads
+    if (vectors) {
+        const uint4 *src = (const uint4 *)in;
         uint4 r[S::VEC_ITERS];
 #pragma unroll
         for (int k = 0; k < S::VEC_ITERS; k++) {
-            int j = k * SEL_NT + threadIdx.x;
-            if (S::VECS % SEL_NT == 0 || j < S::VECS)
+            int j = k * NT + threadIdx.x;
+            if (S::VECS % NT == 0 || j < S::VECS)
                 r[k] = src[j];
         }
 #pragma unroll
         for (int k = 0; k < S::VEC_ITERS; k++) {
-            int j = k * SEL_NT + threadIdx.x;
-            if (S::VECS % SEL_NT == 0 || j < S::VECS)
+            int j = k * NT + threadIdx.x;
+            if (S::VECS % NT == 0 || j < S::VECS)
                 ((uint4 *)tile)[j] = r[k];
         }
     } else {
 #pragma unroll
         for (int k = 0; k < S::VT; k++) {
-            int i = k * SEL_NT + threadIdx.x;
-            tile[i] = (size_t)i < count ? in[base + i] : T(0);
+            int i = k * NT + threadIdx.x;
+            tile[i] = (size_t)i < count ? in[i] : T(0);
         }
     }
     __syncthreads();
+    // STUB: (void)in, (void)count, (void)vectors, (void)tile;
+    // END SOLUTION
+}
 
-    /* Each thread: its VT consecutive items, which of them it keeps, how many. */
-    T v[S::VT];
-    uint32_t kept_mask = 0, kept = 0;
+/* Outline 2: this thread's VT consecutive items tile[tid*VT ..] into v, which of
+ * them it keeps (bit k of the returned mask: item k; only items below count) and,
+ * in `kept`, how many. */
+template <typename T, int VT>
+static __device__ __forceinline__ uint32_t keep_flags(const T *tile, size_t count, uint32_t keep_pct, T (&v)[VT],
+                                                      uint32_t &kept)
+{
+    // BEGIN SOLUTION (Step 3.6): for k < VT: v[k] = tile[tid*VT + k]; keep it when its index is below count and lab3_keep(select_bits(v[k]), keep_pct)
+    uint32_t kept_mask = 0;
+    kept = 0;
 #pragma unroll
-    for (int k = 0; k < S::VT; k++) {
-        int i = threadIdx.x * S::VT + k;
+    for (int k = 0; k < VT; k++) {
+        int i = threadIdx.x * VT + k;
         v[k] = tile[i];
         if ((size_t)i < count && lab3_keep(select_bits(v[k]), keep_pct)) {
             kept_mask |= 1u << k;
             kept++;
         }
     }
-    uint32_t aggregate;
-    uint32_t rank = lab3_block_exclusive_scan<SEL_NT>(kept, warp_sums, aggregate); /* barriers: all reads of tile[] done */
+    return kept_mask;
+    // STUB: (void)tile, (void)count, (void)keep_pct, (void)v;
+    // STUB: kept = 0;
+    // STUB: return 0;
+    // END SOLUTION
+}
 
-    if (threadIdx.x < 32) {
-        if (t == 0) {
-            if (threadIdx.x == 0) {
-                count_status_store(status, 0, LAB3_STATUS_P, aggregate);
-                tile_prefix = 0;
-            }
-        } else {
-            if (threadIdx.x == 0)
-                count_status_store(status, t, LAB3_STATUS_A, aggregate);
-            uint32_t before = count_lookback(status, t);
-            __syncwarp(); /* every lane's acquire happens before lane 0's release */
-            if (threadIdx.x == 0) {
-                count_status_store(status, t, LAB3_STATUS_P, before + aggregate);
-                tile_prefix = before;
-            }
-        }
-    }
-
-    /* Gather the kept items in order at the front of the shared tile. */
+/* Outline 5: put the kept items of v, in order, at tile[rank], tile[rank + 1], ...
+ * (rank: the thread's exclusive prefix of the kept counts). */
+template <typename T, int VT>
+static __device__ __forceinline__ void gather_kept(T *tile, const T (&v)[VT], uint32_t kept_mask, uint32_t rank)
+{
+    // BEGIN SOLUTION (Step 3.6): for each set bit k of kept_mask, in order: tile[rank++] = v[k]
 #pragma unroll
-    for (int k = 0; k < S::VT; k++)
+    for (int k = 0; k < VT; k++)
         if (kept_mask >> k & 1u)
             tile[rank++] = v[k];
+    // STUB: (void)tile, (void)v, (void)kept_mask, (void)rank;
+    // END SOLUTION
+}
+
+/* The kernel (Step 3.6), one tile per block, in this order:
+ *   1. t = status.take_tile(); load_tile: the tile's items into shared memory;
+ *   2. keep_flags: each thread's VT items, which it keeps, how many;
+ *   3. rank = lab3_block_exclusive_scan of the counts (aggregate: the tile's
+ *      count). Its barriers also end every thread's reads of tile[]: from here on
+ *      the tile may be overwritten, and other tiles may overwrite our input;
+ *   4. warp 0: first = lab3_tile_lookback(status, t, aggregate, NULL), the kept
+ *      items of all earlier tiles; thread 0 puts it in shared memory;
+ *   5. gather_kept at the front of tile[]; barrier; the block writes tile[0 ..
+ *      aggregate) to out[first ..], coalesced;
+ *   6. the last tile (base + count == n) stores first + aggregate in *d_count.
+ * in may equal out (in place): no __restrict__, no read-only-cache (__ldg) loads. */
+template <typename T>
+__global__ void __launch_bounds__(NT) select_kernel(const T *in, T *out, size_t n, uint32_t keep_pct, bool aligned,
+                                                    count_status status, unsigned long long *d_count)
+{
+    typedef tile_shape<T> S;
+    // BEGIN SOLUTION (Step 3.6): follow the outline above
+    __shared__ __align__(16) T tile[S::NV];
+    __shared__ uint32_t warp_sums[NT / 32 + 1];
+    __shared__ uint32_t tile_first;
+    const unsigned int t = status.take_tile();
+    const size_t base = (size_t)t * S::NV;
+    const size_t count = lab3_tile_items(n, S::NV, t);
+    load_tile(in + base, count, aligned && count == (size_t)S::NV, tile);
+
+    T v[S::VT];
+    uint32_t kept;
+    uint32_t kept_mask = keep_flags(tile, count, keep_pct, v, kept);
+    uint32_t aggregate;
+    uint32_t rank = lab3_block_exclusive_scan<NT>(kept, warp_sums, aggregate);
+
+    if (threadIdx.x < 32) {
+        uint32_t first = lab3_tile_lookback(status, t, aggregate, (unsigned long long *)NULL);
+        if (threadIdx.x == 0)
+            tile_first = first;
+    }
+    gather_kept(tile, v, kept_mask, rank);
     __syncthreads();
-    const uint32_t first = tile_prefix;
-    for (uint32_t j = threadIdx.x; j < aggregate; j += SEL_NT)
+    const uint32_t first = tile_first;
+    for (uint32_t j = threadIdx.x; j < aggregate; j += NT)
         out[(size_t)first + j] = tile[j];
     if (threadIdx.x == 0 && base + count == n) /* the last tile knows the total */
         *d_count = (unsigned long long)first + aggregate;
+    // END SOLUTION
 }
 
 template <typename T>
 static int select_if(const lab3_select_io *io, cudaStream_t stream)
 {
-    typedef select_shape<T> S;
-    size_t tiles = lab3_tile_count(io->n, S::NV);
-    if (int err = lab3_status_reset<unsigned int>(io->ws, tiles, stream))
+    // BEGIN SOLUTION (Step 3.6): reset the COUNT statuses (count_status::reset: 8-byte entries for both item types), then one block of NT threads per tile
+    size_t tiles = lab3_tile_count(io->n, tile_shape<T>::NV);
+    if (int err = count_status::reset(io->ws, tiles, stream))
         return err;
-    bool wide = (uintptr_t)io->in % 16 == 0;
-    select_kernel<T><<<tiles, SEL_NT, 0, stream>>>((const T *)io->in, (T *)io->out, io->n, io->keep_pct, wide,
-                                                   io->ws->status, io->d_count);
+    bool aligned = (uintptr_t)io->in % 16 == 0;
+    select_kernel<T><<<tiles, NT, 0, stream>>>((const T *)io->in, (T *)io->out, io->n, io->keep_pct, aligned,
+                                               count_status{ io->ws->status }, io->d_count);
     return KIT_LAUNCH_CHECK();
+    // STUB: (void)io, (void)stream;
+    // STUB: return KIT_TODO;
+    // END SOLUTION
 }
-// END SOLUTION
 
 extern "C" int lab3_select_if(const lab3_select_io *io, cudaStream_t stream)
 {
@@ -184,8 +190,5 @@ extern "C" int lab3_select_if(const lab3_select_io *io, cudaStream_t stream)
         return KIT_CHECK(cudaMemsetAsync(io->d_count, 0, sizeof *io->d_count, stream));
     if (io->n > 0xffffffffull)
         return KIT_CHECK(cudaErrorInvalidValue); /* counts are 32-bit */
-    // BEGIN SOLUTION (Step 3.6): dispatch on the element type
     return io->type == LAB3_I32 ? select_if<unsigned int>(io, stream) : select_if<unsigned long long>(io, stream);
-    // STUB: return KIT_TODO;
-    // END SOLUTION
 }

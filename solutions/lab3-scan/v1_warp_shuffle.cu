@@ -7,7 +7,9 @@
  * total and writes it to shared memory; after one barrier, warp 0 scans those
  * (at most 32) totals the same way; after a second barrier every thread adds the
  * exclusive prefix of its warp. Two barriers per tile instead of eight, and tiles
- * of 1024 so the second level has 4x fewer tiles.
+ * of 1024 so the second level has 4x fewer tiles. The warp and block scans are
+ * lab3_warp_inclusive_scan and lab3_block_exclusive_scan in lab3_scan.cuh: you
+ * write them in this step, and every later step builds on them.
  *
  * Still slow: one value per thread (little memory in flight per thread), and the
  * second level still writes the output, then reads and writes it again to add
@@ -15,49 +17,21 @@
  * the copy rate. */
 #include "lab3_scan.cuh"
 
-#define WS_NT 1024
+enum { NT = LAB3_WARP_NT, VT = 1, NV = NT * VT }; /* one value per thread */
 
 template <typename T>
 __global__ void warp_scan_tiles(const T *in, T *out, size_t n, int exclusive, T *tile_totals)
 {
-    // BEGIN SOLUTION (Step 3.1): scan each warp with __shfl_up_sync, scan the warp totals with warp 0, add them back
-    __shared__ T warp_prefix[WS_NT / 32 + 1];
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    size_t i = (size_t)blockIdx.x * WS_NT + threadIdx.x;
-    T x = i < n ? in[i] : T(0);
-
-    /* All 32 lanes take part in every shuffle (idle lanes carry 0), so the full mask is right. */
-    T inclusive = x;
-#pragma unroll
-    for (int d = 1; d < 32; d *= 2) {
-        T y = __shfl_up_sync(0xffffffffu, inclusive, d);
-        if (lane >= d)
-            inclusive += y;
-    }
-    if (lane == 31)
-        warp_prefix[warp] = inclusive;
-    __syncthreads();
-
-    if (warp == 0) {
-        T w = warp_prefix[lane]; /* WS_NT / 32 == 32 warps: every lane has one */
-        T w_inclusive = w;
-#pragma unroll
-        for (int d = 1; d < 32; d *= 2) {
-            T y = __shfl_up_sync(0xffffffffu, w_inclusive, d);
-            if (lane >= d)
-                w_inclusive += y;
-        }
-        warp_prefix[lane] = w_inclusive - w;
-        if (lane == 31)
-            warp_prefix[32] = w_inclusive;
-    }
-    __syncthreads();
-
-    inclusive += warp_prefix[warp];
+    // BEGIN SOLUTION (Step 3.1): load one value (0 past n), lab3_block_exclusive_scan<NT> (which you write in lab3_scan.cuh), store; thread 0 writes the tile total
+    __shared__ T warp_sums[NT / 32 + 1];
+    size_t i = (size_t)blockIdx.x * NV + threadIdx.x;
+    T x = i < n ? in[i] : T(0); /* every lane takes part in the shuffles: 0 past the end */
+    T aggregate;
+    T prefix = lab3_block_exclusive_scan<NT>(x, warp_sums, aggregate);
     if (i < n)
-        out[i] = exclusive ? inclusive - x : inclusive;
+        out[i] = exclusive ? prefix : prefix + x;
     if (tile_totals && threadIdx.x == 0)
-        tile_totals[blockIdx.x] = warp_prefix[32];
+        tile_totals[blockIdx.x] = aggregate;
     // END SOLUTION
 }
 
@@ -65,16 +39,17 @@ template <typename T>
 static int warp_scan(const T *in, T *out, size_t n, int exclusive, T *spine, cudaStream_t stream)
 {
     // BEGIN SOLUTION (Step 3.1): scan the tiles, then (if more than one) scan their totals recursively and add them
-    size_t tiles = lab3_tile_count(n, WS_NT);
+    size_t tiles = lab3_tile_count(n, NV);
     T *totals = tiles > 1 ? spine : NULL;
-    warp_scan_tiles<T><<<tiles, WS_NT, 0, stream>>>(in, out, n, exclusive, totals);
+    warp_scan_tiles<T><<<tiles, NT, 0, stream>>>(in, out, n, exclusive, totals);
     if (int err = KIT_LAUNCH_CHECK())
         return err;
     if (tiles == 1)
         return 0;
     if (int err = warp_scan<T>(totals, totals, tiles, 1, spine + tiles, stream))
         return err;
-    return lab3_launch_add_tile_offsets<T>(out, n, totals, WS_NT, stream);
+    return lab3_launch_add_tile_offsets<T>(out, n, totals, NV, stream);
+    // STUB: (void)in, (void)out, (void)n, (void)exclusive, (void)spine, (void)stream;
     // STUB: return KIT_TODO;
     // END SOLUTION
 }
@@ -83,7 +58,7 @@ extern "C" int lab3_warp_shuffle(const lab3_scan_io *io, cudaStream_t stream)
 {
     if (io->n == 0)
         return 0;
-    if (lab3_spine_entries(io->n, WS_NT) * lab3_type_bytes(io->type) > io->ws->spine_bytes)
+    if (lab3_spine_entries(io->n, NV) * lab3_type_bytes(io->type) > io->ws->spine_bytes)
         return KIT_CHECK(cudaErrorInvalidValue);
     if (io->type == LAB3_I32)
         return warp_scan<unsigned int>((const unsigned int *)io->in, (unsigned int *)io->out, io->n,

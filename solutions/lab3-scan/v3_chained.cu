@@ -9,7 +9,8 @@
  * block 999, which has not been scheduled: a deadlock the CUDA model permits.)
  * The status entry packs flag and value together (lab3_tile.h), so one store
  * publishes both and the reader needs no fence. The array is reset at the start
- * of every launch (part of the measured time).
+ * of every launch (part of the measured time). lab3_tile_status (lab3_scan.cuh)
+ * holds the ticket (take_tile), the stores (set_inclusive) and the loads (load).
  *
  * What is slow: the waits form a chain through all tiles; each link costs a
  * store and a load that travel through L2 (~0.3 us on an H200), so the scan cannot go faster
@@ -17,60 +18,56 @@
  * writes n like a copy, yet far slower at large n; the chart shows the chain. */
 #include "lab3_scan.cuh"
 
-#define CH_NT 256
-#define CH_VT 9
-#define CH_NV (CH_NT * CH_VT)
+enum { NT = LAB3_BLOCKED_NT, VT = LAB3_BLOCKED_VT, NV = NT * VT };
 
 template <typename T>
-__global__ void chained_scan(const T *in, T *out, size_t n, int exclusive, void *status)
+__global__ void chained_scan(const T *in, T *out, size_t n, int exclusive, lab3_tile_status<T> status)
 {
-    // BEGIN SOLUTION (Step 3.3): ticket -> tile id; scan the tile; thread 0 waits for P of tile-1, publishes P; add and store
-    __shared__ T tile[CH_NV];
-    __shared__ T warp_sums[CH_NT / 32 + 1];
-    __shared__ unsigned int tile_id;
+    // BEGIN SOLUTION (Step 3.3): tile id from status.take_tile(); scan the tile; thread 0 waits for P of tile-1, publishes P; add and store
+    __shared__ T tile[NV];
+    __shared__ T warp_sums[NT / 32 + 1];
     __shared__ T tile_prefix;
-    if (threadIdx.x == 0)
-        tile_id = atomicAdd(lab3_ticket(status), 1u);
-    __syncthreads();
-    const unsigned int t = tile_id;
-    size_t base = (size_t)t * CH_NV;
-    size_t count = lab3_tile_items(n, CH_NV, t);
+    const unsigned int t = status.take_tile();
+    size_t base = (size_t)t * NV;
+    size_t count = lab3_tile_items(n, NV, t);
 
-    T v[CH_VT];
-    lab3_load_tile<CH_NT, CH_VT>(in + base, count, tile, v);
+    T v[VT];
+    lab3_load_tile<NT, VT>(in + base, count, tile, v);
     T mine = 0;
 #pragma unroll
-    for (int k = 0; k < CH_VT; k++)
+    for (int k = 0; k < VT; k++)
         mine += v[k];
     T aggregate;
-    T prefix = lab3_block_exclusive_scan<CH_NT>(mine, warp_sums, aggregate);
+    T prefix = lab3_block_exclusive_scan<NT>(mine, warp_sums, aggregate);
 
     if (threadIdx.x == 0) {
         T before = 0;
         if (t > 0) {
-            while (lab3_status_load(status, (long long)t - 1, before) != LAB3_STATUS_P) {
-                /* spin: the predecessor is running (it took its ticket first) */
+            while (status.load((long long)t - 1, before) != LAB3_STATUS_P) {
+                /* spin, without backing off: this step measures the link latency of the
+                 * chain (the predecessor is running: it took its ticket first) */
             }
         }
-        lab3_status_store(status, t, LAB3_STATUS_P, before + aggregate);
+        status.set_inclusive(t, before + aggregate);
         tile_prefix = before;
     }
     __syncthreads();
     lab3_thread_scan(v, tile_prefix + prefix, exclusive);
-    lab3_store_tile<CH_NT, CH_VT>(out + base, count, tile, v);
+    lab3_store_tile<NT, VT>(out + base, count, tile, v);
     // END SOLUTION
 }
 
 template <typename T>
 static int chained(const lab3_scan_io *io, cudaStream_t stream)
 {
-    // BEGIN SOLUTION (Step 3.3): reset the ticket and status array (lab3_status_reset), then launch one block per tile
-    size_t tiles = lab3_tile_count(io->n, CH_NV);
-    if (int err = lab3_status_reset<T>(io->ws, tiles, stream))
+    // BEGIN SOLUTION (Step 3.3): reset the ticket and status array (lab3_tile_status<T>::reset), then launch one block per tile
+    size_t tiles = lab3_tile_count(io->n, NV);
+    if (int err = lab3_tile_status<T>::reset(io->ws, tiles, stream))
         return err;
-    chained_scan<T><<<tiles, CH_NT, 0, stream>>>((const T *)io->in, (T *)io->out, io->n, io->exclusive,
-                                                 io->ws->status);
+    chained_scan<T><<<tiles, NT, 0, stream>>>((const T *)io->in, (T *)io->out, io->n, io->exclusive,
+                                              lab3_tile_status<T>{ io->ws->status });
     return KIT_LAUNCH_CHECK();
+    // STUB: (void)io, (void)stream;
     // STUB: return KIT_TODO;
     // END SOLUTION
 }

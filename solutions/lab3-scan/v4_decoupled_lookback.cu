@@ -13,8 +13,9 @@
  * published A, and the nearest P is some tens of tiles back, however large n
  * is (--stats prints how far).
  *
- * Same packing, ticket and per-launch reset as Step 3.3. Look-back here is done
- * by one thread, one predecessor at a time.
+ * Same packing, ticket and per-launch reset as Step 3.3 (lab3_tile_status): its
+ * wait() re-reads a status until it is no longer X, backing off a little between
+ * reads. Look-back here is done by one thread, one predecessor at a time.
  *
  * What is still slow: one thread does the look-back, one dependent L2 round
  * trip per predecessor; loads are scalar (4 or 8 bytes per thread per load).
@@ -22,62 +23,69 @@
  * but short of the copy rate. */
 #include "lab3_scan.cuh"
 
-#define DL_NT 256
-#define DL_VT 9
-#define DL_NV (DL_NT * DL_VT)
+enum { NT = LAB3_BLOCKED_NT, VT = LAB3_BLOCKED_VT, NV = NT * VT };
+
+/* Thread 0 of tile t > 0, after the tile has published A: walk back from t - 1,
+ * waiting while a predecessor is X, adding values until the first P. Returns the
+ * tile's exclusive prefix; counts the predecessors read in depth and the reads
+ * that found X in waits (for --stats). */
+template <typename T>
+static __device__ __forceinline__ T lookback_serial(lab3_tile_status<T> status, long long t,
+                                                    unsigned long long &depth, unsigned long long &waits)
+{
+    // BEGIN SOLUTION (Step 3.4): for p = t-1, t-2, ...: status.wait(p, value, waits), depth++, add its value, stop at the first P
+    T exclusive_prefix = 0;
+    for (long long p = t - 1;; p--) { /* tile 0 is always P eventually: p never goes below 0 */
+        T value;
+        uint32_t flag = status.wait(p, value, waits);
+        depth++;
+        exclusive_prefix += value;
+        if (flag == LAB3_STATUS_P)
+            break;
+    }
+    return exclusive_prefix;
+    // STUB: (void)status, (void)t, (void)depth, (void)waits;
+    // STUB: return T(0);
+    // END SOLUTION
+}
 
 template <typename T>
-__global__ void lookback_scan(const T *in, T *out, size_t n, int exclusive, void *status,
+__global__ void lookback_scan(const T *in, T *out, size_t n, int exclusive, lab3_tile_status<T> status,
                               unsigned long long *stats)
 {
     // BEGIN SOLUTION (Step 3.4): ticket, scan the tile, publish A (P for tile 0), look back until a P, publish P, add and store
-    __shared__ T tile[DL_NV];
-    __shared__ T warp_sums[DL_NT / 32 + 1];
-    __shared__ unsigned int tile_id;
+    __shared__ T tile[NV];
+    __shared__ T warp_sums[NT / 32 + 1];
     __shared__ T tile_prefix;
-    if (threadIdx.x == 0)
-        tile_id = atomicAdd(lab3_ticket(status), 1u);
-    __syncthreads();
-    const unsigned int t = tile_id;
-    size_t base = (size_t)t * DL_NV;
-    size_t count = lab3_tile_items(n, DL_NV, t);
+    const unsigned int t = status.take_tile();
+    size_t base = (size_t)t * NV;
+    size_t count = lab3_tile_items(n, NV, t);
 
-    T v[DL_VT];
-    lab3_load_tile<DL_NT, DL_VT>(in + base, count, tile, v);
+    T v[VT];
+    lab3_load_tile<NT, VT>(in + base, count, tile, v);
     T mine = 0;
 #pragma unroll
-    for (int k = 0; k < DL_VT; k++)
+    for (int k = 0; k < VT; k++)
         mine += v[k];
     T aggregate;
-    T prefix = lab3_block_exclusive_scan<DL_NT>(mine, warp_sums, aggregate);
+    T prefix = lab3_block_exclusive_scan<NT>(mine, warp_sums, aggregate);
 
     if (threadIdx.x == 0) {
-        T exclusive_prefix = 0;
+        T before = 0;
         if (t == 0) {
-            lab3_status_store(status, 0, LAB3_STATUS_P, aggregate);
+            status.set_inclusive(0, aggregate);
         } else {
-            lab3_status_store(status, t, LAB3_STATUS_A, aggregate);
+            status.set_aggregate(t, aggregate);
             unsigned long long depth = 0, waits = 0;
-            long long p = (long long)t - 1; /* tile 0 is always P eventually: p never goes below 0 */
-            for (;;) {
-                T value;
-                uint32_t flag;
-                while ((flag = lab3_status_load(status, p, value)) == LAB3_STATUS_X)
-                    waits++;
-                depth++;
-                exclusive_prefix += value;
-                if (flag == LAB3_STATUS_P)
-                    break;
-                p--;
-            }
-            lab3_status_store(status, t, LAB3_STATUS_P, exclusive_prefix + aggregate);
+            before = lookback_serial(status, t, depth, waits);
+            status.set_inclusive(t, before + aggregate);
             lab3_stats_record(stats, depth, waits);
         }
-        tile_prefix = exclusive_prefix;
+        tile_prefix = before;
     }
     __syncthreads();
     lab3_thread_scan(v, tile_prefix + prefix, exclusive);
-    lab3_store_tile<DL_NT, DL_VT>(out + base, count, tile, v);
+    lab3_store_tile<NT, VT>(out + base, count, tile, v);
     // END SOLUTION
 }
 
@@ -85,12 +93,13 @@ template <typename T>
 static int decoupled_lookback(const lab3_scan_io *io, cudaStream_t stream)
 {
     // BEGIN SOLUTION (Step 3.4): reset the ticket and status array, then launch one block per tile
-    size_t tiles = lab3_tile_count(io->n, DL_NV);
-    if (int err = lab3_status_reset<T>(io->ws, tiles, stream))
+    size_t tiles = lab3_tile_count(io->n, NV);
+    if (int err = lab3_tile_status<T>::reset(io->ws, tiles, stream))
         return err;
-    lookback_scan<T><<<tiles, DL_NT, 0, stream>>>((const T *)io->in, (T *)io->out, io->n, io->exclusive,
-                                                  io->ws->status, io->ws->stats);
+    lookback_scan<T><<<tiles, NT, 0, stream>>>((const T *)io->in, (T *)io->out, io->n, io->exclusive,
+                                               lab3_tile_status<T>{ io->ws->status }, io->ws->stats);
     return KIT_LAUNCH_CHECK();
+    // STUB: (void)io, (void)stream;
     // STUB: return KIT_TODO;
     // END SOLUTION
 }

@@ -130,6 +130,18 @@ Test(lab3_tiles, counts_and_items)
     }
 }
 
+Test(lab3_tiles, shapes_in_lab3_h_are_valid)
+{
+    /* whole warps per block, odd VT for the conflict-free transpose, select-if's kept
+     * items of a thread fit a 32-bit mask, every tile at least the workspace's unit */
+    const int nts[] = { LAB3_HS_NT, LAB3_WARP_NT, LAB3_BLOCKED_NT, LAB3_TUNED_NT, LAB3_SELECT_NT };
+    for (int k = 0; k < 5; k++)
+        cr_assert(nts[k] % 32 == 0 && nts[k] <= 1024 && nts[k] >= LAB3_MIN_TILE, "NT = %d", nts[k]);
+    cr_assert(LAB3_BLOCKED_VT % 2 == 1 && LAB3_TUNED_VT_I32 % 2 == 1 && LAB3_TUNED_VT_I64 % 2 == 1);
+    cr_assert(LAB3_SELECT_VT_I32 <= 32 && LAB3_SELECT_VT_I64 <= 32);
+    cr_assert(eq(sz, lab3_tile_count(LAB3_MAX_N, LAB3_MIN_TILE), ((size_t)1 << 24)), "tile ids fit the 32-bit ticket");
+}
+
 Test(lab3_tiles, spine_holds_every_level)
 {
     cr_assert(eq(sz, lab3_spine_entries(0, 256), 0));
@@ -138,8 +150,8 @@ Test(lab3_tiles, spine_holds_every_level)
     cr_assert(eq(sz, lab3_spine_entries(65537, 256), 257 + 2)); /* 257 totals, then 2 */
     /* Monotone in the tile size: sizing with the smallest tile covers every variant. */
     const size_t n = ((size_t)1 << 30) + 3;
-    cr_assert(le(sz, lab3_spine_entries(n, 2304), lab3_spine_entries(n, LAB3_MIN_TILE)));
-    cr_assert(le(sz, lab3_spine_entries(n, 1024), lab3_spine_entries(n, LAB3_MIN_TILE)));
+    cr_assert(le(sz, lab3_spine_entries(n, LAB3_BLOCKED_NV), lab3_spine_entries(n, LAB3_MIN_TILE)));
+    cr_assert(le(sz, lab3_spine_entries(n, LAB3_WARP_NT), lab3_spine_entries(n, LAB3_MIN_TILE)));
 }
 
 Test(lab3_tiles, status_block_has_ticket_and_padding)
