@@ -54,7 +54,7 @@ static __device__ __forceinline__ T lab3_block_exclusive_scan(T x, T *warp_sums,
     static_assert(NT % 32 == 0 && WARPS <= 32, "NT must be a multiple of 32, at most 1024");
     // TODO(Step 3.1): scan each warp; lane 31 stores the warp total in warp_sums[warp]; barrier; warp 0 scans the WARPS totals (lanes >= WARPS take 0), stores each warp's exclusive prefix and the block total in warp_sums[WARPS]; barrier; add (about 16 lines)
     (void)warp_sums;
-    aggregate = x;
+    aggregate = T(0);
     return T(0);
 }
 
@@ -307,9 +307,7 @@ static __device__ __forceinline__ V lab3_lookback_window(lab3_tile_status<V, ORD
                                                         unsigned long long *stats)
 {
     // TODO(Step 3.5): poll the window until no lane sees X (__any_sync; lab3_backoff between polls); ballot the P lanes; sum lanes up to the nearest P (lab3_warp_sum); slide back if none (about 28 lines)
-    (void)status;
-    (void)t;
-    (void)stats;
+    (void)status, (void)t, (void)stats;
     return V(0);
 }
 
@@ -324,10 +322,7 @@ static __device__ __forceinline__ V lab3_tile_lookback(lab3_tile_status<V, ORDER
                                                       unsigned long long *stats)
 {
     // TODO(Step 3.5): tile 0: lane 0 publishes P, return 0; else lane 0 publishes A, the warp looks back, (ordered: __syncwarp), lane 0 publishes P (about 14 lines)
-    (void)status;
-    (void)t;
-    (void)aggregate;
-    (void)stats;
+    (void)status, (void)t, (void)aggregate, (void)stats;
     return V(0);
 }
 

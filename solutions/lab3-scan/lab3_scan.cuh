@@ -79,7 +79,7 @@ static __device__ __forceinline__ T lab3_block_exclusive_scan(T x, T *warp_sums,
     aggregate = warp_sums[WARPS];
     return warp_sums[warp] + inclusive - x;
     // STUB: (void)warp_sums;
-    // STUB: aggregate = x;
+    // STUB: aggregate = T(0);
     // STUB: return T(0);
     // END SOLUTION
 }
@@ -361,9 +361,7 @@ static __device__ __forceinline__ V lab3_lookback_window(lab3_tile_status<V, ORD
     if (lane == 0)
         lab3_stats_record(stats, depth, waits);
     return exclusive_prefix;
-    // STUB: (void)status;
-    // STUB: (void)t;
-    // STUB: (void)stats;
+    // STUB: (void)status, (void)t, (void)stats;
     // STUB: return V(0);
     // END SOLUTION
 }
@@ -393,10 +391,7 @@ static __device__ __forceinline__ V lab3_tile_lookback(lab3_tile_status<V, ORDER
     if (lane0)
         status.set_inclusive(t, before + aggregate);
     return before;
-    // STUB: (void)status;
-    // STUB: (void)t;
-    // STUB: (void)aggregate;
-    // STUB: (void)stats;
+    // STUB: (void)status, (void)t, (void)aggregate, (void)stats;
     // STUB: return V(0);
     // END SOLUTION
 }
