@@ -39,20 +39,34 @@ enum { NT = LAB1_SW_NT, VT = LAB1_SW_VT, LOADS = VT / 4, WARPS = NT / LAB1_WARP 
 #define SW_MATCH_MIN 4 /* aggregate when this many lanes share the first lane's key (33: never) */
 #endif
 
-/* Zero `count` shared counters, the block's threads together. */
-template <typename T> __device__ __forceinline__ void zero_shared(T *bins, int count)
+/* The block's private copies of the bins, copies x bins of T, in dynamic shared
+ * memory (one byte array for every T: see smem-private). */
+template <typename T> __device__ __forceinline__ T *shared_copies()
 {
-    for (int j = threadIdx.x; j < count; j += NT)
-        bins[j] = 0;
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    return reinterpret_cast<T *>(smem_raw);
 }
 
-/* Sum the block's copies of each bin and add the non-zero sums into out. */
-template <typename T> __device__ __forceinline__ void merge_copies(const T *copies_of_bins, int copies, int bins, T *out)
+/* Zero the block's copies; returns this warp's copy (with fewer copies than warps,
+ * warps w and w + copies share one). */
+template <typename T> __device__ __forceinline__ T *zero_copies(int copies, int bins)
 {
+    T *all = shared_copies<T>();
+    for (int j = threadIdx.x; j < copies * bins; j += NT)
+        all[j] = 0;
+    __syncthreads();
+    return all + (threadIdx.x / LAB1_WARP % copies) * bins;
+}
+
+/* After a barrier: sum the block's copies of each bin and add the non-zero sums
+ * into out. */
+template <typename T> __device__ __forceinline__ void merge_copies(int copies, int bins, T *out)
+{
+    const T *all = shared_copies<T>();
     for (int b = threadIdx.x; b < bins; b += NT) {
         T sum = 0;
         for (int c = 0; c < copies; c++)
-            sum += copies_of_bins[c * bins + b];
+            sum += all[c * bins + b];
         if (sum != 0)
             atomicAdd(&out[b], sum);
     }
@@ -199,19 +213,14 @@ __device__ __forceinline__ void finish_in_last_block(int *counts, int *work, int
 __global__ void histogram_smem_warp(const int *__restrict__ keys, size_t n, int bins, int copies, int *counts,
                                     int *work)
 {
-    extern __shared__ __align__(16) unsigned char smem_raw[];
-    int *shared_bins = reinterpret_cast<int *>(smem_raw);
-    zero_shared(shared_bins, copies * bins);
-    __syncthreads();
-    const int warp = threadIdx.x / LAB1_WARP;
-    int *mine = shared_bins + (warp % copies) * bins;
-    const size_t warps = (size_t)gridDim.x * WARPS, my_warp = (size_t)blockIdx.x * WARPS + warp;
+    int *mine = zero_copies<int>(copies, bins);
+    const size_t warps = (size_t)gridDim.x * WARPS, my_warp = (size_t)blockIdx.x * WARPS + threadIdx.x / LAB1_WARP;
     const size_t tiles = n / (LAB1_WARP * VT);
     /* cudaMalloc'd keys are 256-byte aligned: int4 loads are legal */
     add_full_tiles(mine, reinterpret_cast<const int4 *>(keys), tiles, my_warp, warps);
     add_tail(mine, keys, n, tiles * LAB1_WARP * LOADS, my_warp, warps);
     __syncthreads();
-    merge_copies(shared_bins, copies, bins, work);
+    merge_copies(copies, bins, work);
     finish_in_last_block(counts, work, bins);
 }
 
@@ -240,22 +249,18 @@ __device__ __forceinline__ void add_one(double *bins, unsigned active, int key, 
 __global__ void scatter_add_smem_warp(const int *__restrict__ keys, const double *__restrict__ values, size_t n,
                                       int bins, int copies, double *sums)
 {
-    extern __shared__ __align__(16) unsigned char smem_raw[];
-    double *shared_bins = reinterpret_cast<double *>(smem_raw);
-    zero_shared(shared_bins, copies * bins);
-    __syncthreads();
-    const int warp = threadIdx.x / LAB1_WARP;
-    double *mine = shared_bins + (warp % copies) * bins;
+    double *mine = zero_copies<double>(copies, bins);
+    const size_t warp_first = (size_t)blockIdx.x * NT + threadIdx.x / LAB1_WARP * LAB1_WARP;
     /* A warp's 32 consecutive elements per step; the loop bound is the warp's, so
      * all 32 lanes vote together. */
-    for (size_t i0 = (size_t)blockIdx.x * NT + (size_t)warp * LAB1_WARP; i0 < n; i0 += (size_t)gridDim.x * NT) {
+    for (size_t i0 = warp_first; i0 < n; i0 += (size_t)gridDim.x * NT) {
         size_t i = i0 + lab1_lane_id();
         unsigned active = __ballot_sync(LAB1_FULL_MASK, i < n);
         if (i < n)
             add_one(mine, active, keys[i], values[i]);
     }
     __syncthreads();
-    merge_copies(shared_bins, copies, bins, sums);
+    merge_copies(copies, bins, sums);
 }
 
 extern "C" int lab1_smem_warp_budget(const lab1_io *io, lab1_op op, lab1_smem_budget *out)
