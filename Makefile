@@ -98,7 +98,7 @@ $(BUILD)/labs/%.cu.o: labs/%.cu $(ARCH_STAMP)
 
 $(BUILD)/tests/%.c.o: tests/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_KIT) -DKIT_ROOT='"$(CURDIR)"' $(TEST_INCLUDES) -c $< -o $@
+	$(CC) $(CFLAGS_KIT) $(TEST_INCLUDES) -c $< -o $@
 
 # ---- one lab: ./labN, ./solutionN and its grading binary ---------------------------
 define LAB_RULES
