@@ -5,16 +5,19 @@
 # A skipped test (Criterion's TAP says "ok ... # SKIP reason") was not run: it is
 # shown as "not run" with its reason and counts neither as passed nor in the total.
 # A suite whose tests were all skipped says so instead of scoring.
+# GRADE_FILTER=PATTERN grades only the matching tests (Criterion's --filter).
 set -uo pipefail
 bin=$1 lab=$2 format=${3:-score}
+filter=()
+[[ -n ${GRADE_FILTER:-} ]] && filter=(--filter "$GRADE_FILTER")
 case $format in
-tap) exec "$bin" -j1 --tap=- --quiet ;;
-json) exec "$bin" -j1 --json=- --quiet ;;
-xml) exec "$bin" -j1 --xml=- --quiet ;;
+tap) exec "$bin" -j1 "${filter[@]}" --tap=- --quiet ;;
+json) exec "$bin" -j1 "${filter[@]}" --json=- --quiet ;;
+xml) exec "$bin" -j1 "${filter[@]}" --xml=- --quiet ;;
 score) ;;
 *) echo "grade: GRADE_FORMAT must be score, tap, json or xml (got '$format')" >&2; exit 2 ;;
 esac
-tap=$("$bin" -j1 --tap=- --quiet 2>/dev/null)
+tap=$("$bin" -j1 "${filter[@]}" --tap=- --quiet 2>/dev/null)
 status=$?
 if grep -q "# SKIP GPU suite skipped" <<<"$tap"; then
     echo "grade: $(grep -m1 -o 'no CUDA-capable GPU found.*' <<<"$tap")" >&2

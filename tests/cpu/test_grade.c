@@ -57,3 +57,14 @@ Test(grade, nothing_run_gives_no_score)
     cr_assert(strstr(out, "no test ran (1 skipped): no score") != NULL, "%s", out);
     cr_assert(strstr(out, "%") == NULL, "%s", out);
 }
+
+/* --filter marks the tests it leaves out "# SKIP test was skipped": not selected,
+ * so neither run nor "not run". */
+Test(grade, tests_left_out_by_a_filter_are_ignored)
+{
+    char *out = score("ok - lab9_v1::sizes  (0.01s)\n"
+                      "ok - lab9_v2::sizes  # SKIP test was skipped\n");
+    cr_assert(strstr(out, "lab9_v2") == NULL, "%s", out);
+    cr_assert(strstr(out, "not run") == NULL, "%s", out);
+    cr_assert(strstr(out, "total        1/1   100.0%") != NULL, "%s", out);
+}
