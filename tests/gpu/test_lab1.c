@@ -11,16 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#ifndef KIT_TEST_REQUIRE_DEVICE_BYTES /* tests/kit_test.h has it once the harness is merged */
-#define KIT_TEST_REQUIRE_DEVICE_BYTES(bytes, what)                                                      \
-    do {                                                                                                \
-        size_t free_b_ = 0, total_b_ = 0;                                                               \
-        if (cudaMemGetInfo(&free_b_, &total_b_) != cudaSuccess || (bytes) + ((size_t)512 << 20) > free_b_) \
-            cr_skip_test("%s needs %.1f GiB of device memory, %.1f GiB free", (what),                  \
-                         (double)(bytes) / 1073741824.0, (double)free_b_ / 1073741824.0);               \
-    } while (0)
-#endif
-
 /* smem-warp's histogram tiles: LAB1_SW_VT keys per lane, so one warp's tile and one
  * block's worth of warp tiles. */
 #define WARP_TILE ((size_t)LAB1_SW_WARP_TILE)
