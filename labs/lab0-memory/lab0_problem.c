@@ -35,6 +35,7 @@ lab0_problem *lab0_problem_create(size_t n, uint64_t seed, int stride, int offse
     p->h_in = kit_host_alloc(bytes + LAB0_PAD * sizeof(float), "the input");
     p->h_in_soa = kit_host_alloc(bytes, "the SoA input");
     /* Both signs, not round numbers: a wrong index or a missed +2 shows. */
+    kit_note_begin("generating %zu records and uploading them", n);
     kit_fill_f32(p->h_in, words + LAB0_PAD, seed, -1000.0f, 1000.0f);
 #pragma omp parallel for schedule(static)
     for (size_t i = 0; i < n; i++)
@@ -48,6 +49,7 @@ lab0_problem *lab0_problem_create(size_t n, uint64_t seed, int stride, int offse
     if (KIT_CHECK(cudaMemcpy(p->d_in, p->h_in, bytes + LAB0_PAD * sizeof(float), cudaMemcpyHostToDevice)) ||
         KIT_CHECK(cudaMemcpy(p->d_in_soa, p->h_in_soa, bytes, cudaMemcpyHostToDevice)))
         kit_die(KIT_EXIT_USAGE, "cannot upload the lab0 input");
+    kit_note_end();
 
     p->io = (lab0_io){ n, p->d_in, p->d_out, p->d_in_soa, p->d_out_soa, stride, offset };
     p->ctx = kit_host_alloc((size_t)lab0_variant_count * sizeof *p->ctx, "the cases");

@@ -32,7 +32,7 @@ extern "C" int lab0_divergent(const lab0_io *io, cudaStream_t stream)
     size_t words = 3 * io->n;
     if (words == 0)
         return 0;
-    branch_on_lane_parity<<<kit_div_up(words, NT), NT, 0, stream>>>(
-        (const uint32_t *)io->in, (uint32_t *)io->out, words);
+    branch_on_lane_parity<<<kit_div_up(words, NT), NT, 0, stream>>>((const uint32_t *)io->in, (uint32_t *)io->out,
+                                                                    words);
     return KIT_LAUNCH_CHECK();
 }

@@ -86,7 +86,9 @@ lab1_problem *lab1_problem_create(size_t n, size_t bins, lab1_dist d, uint64_t s
     p->with_values = with_values;
     p->keys_bytes = round_up(n * sizeof(int), 256);
     p->input_bytes = p->keys_bytes + (with_values ? n * sizeof(double) : 0);
+    kit_note_begin("generating %zu keys%s and the CPU reference", n, with_values ? " and values" : "");
     make_host_data(p, d, seed);
+    kit_note_end();
 
     p->d_input = kit_device_alloc(p->input_bytes + 256, "the keys and values");
     p->d_counts = kit_device_alloc(bins * sizeof(int), "the counts");
@@ -95,12 +97,14 @@ lab1_problem *lab1_problem_create(size_t n, size_t bins, lab1_dist d, uint64_t s
     double *d_values = (double *)((char *)p->d_input + p->keys_bytes);
     /* The memcpy row copies the whole block, padding between keys and values
      * included: give the padding a defined value. */
+    kit_note_begin("uploading %.1f GiB of input", (double)p->input_bytes / 1073741824.0);
     if (KIT_CHECK(cudaMemset(p->d_input, 0, p->input_bytes)) ||
         KIT_CHECK(cudaMemset(p->d_work, 0, LAB1_WORK_INTS(bins) * sizeof(int))) ||
         KIT_CHECK(cudaMemcpy(p->d_input, p->h_keys, n * sizeof(int), cudaMemcpyHostToDevice)) ||
         (with_values &&
          KIT_CHECK(cudaMemcpy(d_values, p->h_values, n * sizeof(double), cudaMemcpyHostToDevice))))
         kit_die(KIT_EXIT_USAGE, "cannot upload the lab1 input");
+    kit_note_end();
 
     p->cub_temp_bytes = lab1_cub_temp_bytes(n, (int)bins);
     p->d_cub_temp = kit_device_alloc(p->cub_temp_bytes ? p->cub_temp_bytes : 1, "CUB's temporary storage");
