@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # bench-lab1.sh BINDIR OUTDIR [PART...]: lab1's measurements (PART: kwarp bars cas
-# ablation sass; default all of them).
+# ablation sass; default all of them; ablation-build only builds the ablation's
+# binaries BINDIR/solution1_NAME, with nvcc and the objects of `make solution1`, no
+# GPU needed: the ablation part builds them itself when they are missing).
 #   lab1_kwarp.csv     every variant, both operations, kwarp:K for K = 1..32 distinct
 #                      keys per warp, n = 2^24, 4096 bins (the chart of Westphal's argument)
 #   lab1_bars.csv      the histogram at 256 bins, n = 2^24 and 2^28, for uniform, zipf,
@@ -10,7 +12,7 @@
 #                      as contention grows; a distribution stops once cas-loop takes
 #                      more than a second per run
 #   lab1_ablation.csv  smem-warp with one of its ideas taken out (a -D switch, v5
-#                      rebuilt here and linked with the objects of `make solution1`):
+#                      rebuilt and linked with the other objects of `make solution1`):
 #                      histogram at 256 bins on four distributions, scatter-add at
 #                      4096 bins on kwarp:1 and kwarp:32, n = 2^24; the variant column
 #                      says which idea is out, e.g. smem-warp[one-copy]
@@ -19,7 +21,8 @@
 # The harness's --csv overwrites its file: each run goes to a temporary CSV and the
 # runs are concatenated under one header.
 set -euo pipefail
-bin=$1/solution1
+bindir=$1
+bin=$bindir/solution1
 out=$2
 shift 2
 parts=${*:-kwarp bars cas ablation sass}
@@ -71,21 +74,39 @@ cas() {
     append "$out/lab1_cas.csv" "${runs[@]}"
 }
 
-# ablation: NAME -DSWITCH... builds smem-warp without one idea and measures it
-ablation_build() {
-    local name=$1
-    shift
-    local nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-    local arch lab=solutions/lab1-atomics
+# smem-warp with one idea taken out: the -D switch of each ablation
+declare -A switches=([one-copy]=-DSW_MAX_COPIES=1 [one-load]=-DLAB1_SW_LOADS=1
+                     [no-cap]=-DSW_HIST_BLOCKS_PER_SM=0 [no-aggregation]=-DSW_MATCH_MIN=33)
+ablations="one-copy one-load no-cap no-aggregation"
+
+# build_one NAME: BINDIR/solution1_NAME, v5 rebuilt with the NAME's switch and linked
+# with the other objects of `make solution1` (nvcc needed, no GPU)
+build_one() {
+    local name=$1 nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+    local arch lab=solutions/lab1-atomics o
     arch=$(cat build/last-arch)
     local objs=(build/common/*.c.o)
     for o in build/$lab/*.o; do
         [[ $o == */v5_smem_warp.cu.o ]] || objs+=("$o")
     done
-    "$nvcc" -O3 -std=c++17 -arch="$arch" -Icommon -I"$lab" "$@" -c "$lab/v5_smem_warp.cu" -o "$tmp/v5_$name.o"
-    "$nvcc" -arch="$arch" -o "$tmp/solution1_$name" "$tmp/v5_$name.o" "${objs[@]}" -Xcompiler -fopenmp
+    "$nvcc" -O3 -std=c++17 -arch="$arch" -Icommon -I"$lab" ${switches[$name]} -c "$lab/v5_smem_warp.cu" \
+        -o "$tmp/v5_$name.o"
+    "$nvcc" -arch="$arch" -o "$bindir/solution1_$name" "$tmp/v5_$name.o" "${objs[@]}" -Xcompiler -fopenmp
 }
 
+# ablation-build: every ablated binary, in parallel (run where the kit was built)
+ablation_build() {
+    local name pids=() pid
+    for name in $ablations; do
+        build_one "$name" &
+        pids+=($!)
+    done
+    for pid in "${pids[@]}"; do
+        wait "$pid" # a failed build stops the script here
+    done
+}
+
+# ablation_run NAME PROGRAM: smem-warp's rows of PROGRAM, tagged smem-warp[NAME]
 ablation_run() {
     local name=$1 program=$2 f runs=()
     for dist in uniform zipf kwarp:1 single; do
@@ -99,26 +120,21 @@ ablation_run() {
         runs+=("$f")
     done
     append "$tmp/ablation_$name.csv" "${runs[@]}"
-    # name the configuration in the variant column
     awk -F, -v OFS=, -v tag="$name" 'NR > 2 && $2 == "smem-warp" { $2 = $2 "[" tag "]" } { print }' \
         "$tmp/ablation_$name.csv" >"$tmp/ablation_${name}_tagged.csv"
 }
 
+# ablation: the shipped smem-warp and each ablated build (built first if missing)
 ablation() {
-    local -A switches=([one-copy]=-DSW_MAX_COPIES=1 [one-load]=-DLAB1_SW_LOADS=1
-                       [eight-blocks]=-DSW_HIST_BLOCKS_PER_SM=8 [no-aggregation]=-DSW_MATCH_MIN=33)
-    local name pids=()
-    for name in "${!switches[@]}"; do
-        ablation_build "$name" "${switches[$name]}" &
-        pids+=($!)
+    local name missing=0
+    for name in $ablations; do
+        [[ -x $bindir/solution1_$name ]] || missing=1
     done
-    for pid in "${pids[@]}"; do
-        wait "$pid" # a failed build stops the script here
-    done
+    ((missing)) && ablation_build
     ablation_run shipped "$bin"
     local tagged=("$tmp/ablation_shipped_tagged.csv")
-    for name in one-copy one-load eight-blocks no-aggregation; do
-        ablation_run "$name" "$tmp/solution1_$name"
+    for name in $ablations; do
+        ablation_run "$name" "$bindir/solution1_$name"
         tagged+=("$tmp/ablation_${name}_tagged.csv")
     done
     append "$out/lab1_ablation.csv" "${tagged[@]}"
@@ -134,6 +150,7 @@ sass() {
 for part in $parts; do
     case $part in
     kwarp | bars | cas | ablation | sass) "$part" ;;
-    *) echo "bench-lab1: unknown part '$part' (kwarp bars cas ablation sass)" >&2; exit 2 ;;
+    ablation-build) ablation_build ;;
+    *) echo "bench-lab1: unknown part '$part' (kwarp bars cas ablation ablation-build sass)" >&2; exit 2 ;;
     esac
 done

@@ -30,7 +30,7 @@
 enum { NT = LAB1_SW_NT, VT = LAB1_SW_VT, LOADS = VT / 4, WARPS = NT / LAB1_WARP };
 /* -D overrides are for the tuning and ablation runs only (plots/bench-lab1.sh). */
 #ifndef SW_HIST_BLOCKS_PER_SM
-#define SW_HIST_BLOCKS_PER_SM 4 /* the histogram's cap, tuned on an H200 (lecture 1) */
+#define SW_HIST_BLOCKS_PER_SM 4 /* the histogram's cap, tuned on an H200 (lecture 1); 0: none */
 #endif
 #ifndef SW_MAX_COPIES
 #define SW_MAX_COPIES WARPS /* 1: one copy per block, as in smem-private */
