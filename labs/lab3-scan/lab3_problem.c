@@ -54,10 +54,12 @@ lab3_problem *lab3_problem_create(size_t n, lab3_type type, uint64_t seed, uint3
     p->h_in = kit_host_alloc(bytes, "the input");
     /* Both signs. int32: big enough that sums wrap modulo 2^32; int64: big enough
      * that sums leave the int32 range after a few items. */
+    kit_note_begin("generating %zu values", n);
     if (type == LAB3_I32)
         kit_fill_i32(p->h_in, n, seed, -(1 << 30), 1 << 30);
     else
         kit_fill_i64(p->h_in, n, seed, -((int64_t)1 << 40), (int64_t)1 << 40);
+    kit_note_end();
 
     p->d_in = kit_device_alloc(bytes, "the input");
     p->d_out = kit_device_alloc(bytes, "the output");
@@ -68,8 +70,10 @@ lab3_problem *lab3_problem_create(size_t n, lab3_type type, uint64_t seed, uint3
     p->ws.spine = kit_device_alloc(p->ws.spine_bytes, "the tile totals");
     p->ws.cub_temp_bytes = lab3_cub_temp_bytes(n, type);
     p->ws.cub_temp = kit_device_alloc(p->ws.cub_temp_bytes, "CUB's temporary storage");
+    kit_note_begin("uploading %.1f GiB of input", (double)bytes / 1073741824.0);
     if (bytes && KIT_CHECK(cudaMemcpy(p->d_in, p->h_in, bytes, cudaMemcpyHostToDevice)))
         kit_die(KIT_EXIT_USAGE, "cannot upload the lab3 input");
+    kit_note_end();
     return p;
 }
 
@@ -110,10 +114,12 @@ static const void *scan_reference(lab3_problem *p, int exclusive)
 {
     if (!p->h_ref[exclusive]) {
         p->h_ref[exclusive] = kit_host_alloc(p->n * lab3_type_bytes(p->type), "the reference");
+        kit_note_begin("the CPU reference scan of %zu values", p->n);
         if (p->type == LAB3_I32)
             lab3_ref_scan_i32(p->h_in, p->h_ref[exclusive], p->n, exclusive);
         else
             lab3_ref_scan_i64(p->h_in, p->h_ref[exclusive], p->n, exclusive);
+        kit_note_end();
     }
     return p->h_ref[exclusive];
 }
@@ -122,7 +128,9 @@ static void select_reference(lab3_problem *p)
 {
     if (!p->h_select) {
         p->h_select = kit_host_alloc(p->n * lab3_type_bytes(p->type), "the compaction reference");
+        kit_note_begin("the CPU reference compaction of %zu values", p->n);
         p->h_kept = lab3_ref_select(p->h_in, p->h_select, p->n, p->type, p->keep_pct);
+        kit_note_end();
     }
 }
 

@@ -49,6 +49,7 @@ lab2_problem *lab2_problem_create(size_t n, lab2_type type, uint64_t seed)
     memset(p->grid, 0, lab2_variant_count * sizeof *p->grid);
     p->ctx = kit_host_alloc((lab2_variant_count + 1) * sizeof *p->ctx, "the row contexts");
     p->h_in = kit_host_alloc(bytes, "the input");
+    kit_note_begin("generating %zu values and the CPU reference", n);
     if (type == LAB2_F32) {
         /* Both signs, on a power-of-two grid that makes the float sum exact. */
         lab2_fill_f32(p->h_in, n, seed);
@@ -59,6 +60,7 @@ lab2_problem *lab2_problem_create(size_t n, lab2_type type, uint64_t seed)
         p->expected_i64 = lab2_ref_sum_i64(p->h_in, n);
         p->expected_max = lab2_ref_max_i32(p->h_in, n);
     }
+    kit_note_end();
 
     p->d_in = kit_device_alloc(bytes, "the input");
     p->d_out = kit_device_alloc(sizeof(int64_t), "the result");
@@ -70,9 +72,11 @@ lab2_problem *lab2_problem_create(size_t n, lab2_type type, uint64_t seed)
     if (p->ws.cub_temp_bytes == 0)
         kit_die(KIT_EXIT_USAGE, "cannot size cub's temporary storage for n=%zu", n);
     p->ws.cub_temp = kit_device_alloc(p->ws.cub_temp_bytes, "cub's temporary storage");
+    kit_note_begin("uploading %.1f GiB of input", (double)bytes / 1073741824.0);
     if (KIT_CHECK(cudaMemcpy(p->d_in, p->h_in, bytes, cudaMemcpyHostToDevice)) ||
         KIT_CHECK(cudaMemset(p->ws.ticket, 0, sizeof(unsigned int))))
         kit_die(KIT_EXIT_USAGE, "cannot upload the lab2 input");
+    kit_note_end();
 
     /* Grids of the grid-stride variants: once per problem, never per launch. */
     for (int v = 0; v < lab2_variant_count; v++)

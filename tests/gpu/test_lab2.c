@@ -13,17 +13,6 @@
 
 #include <stdlib.h>
 
-/* Until tests/kit_test.h provides it: skip (never pass) when the device is too small. */
-#ifndef KIT_TEST_REQUIRE_DEVICE_BYTES
-#define KIT_TEST_REQUIRE_DEVICE_BYTES(bytes, what)                                                  \
-    do {                                                                                            \
-        size_t free_b_ = 0, total_b_ = 0;                                                           \
-        if (cudaMemGetInfo(&free_b_, &total_b_) != cudaSuccess || (bytes) + ((size_t)512 << 20) > free_b_) \
-            cr_skip_test("%s needs %.1f GiB of device memory, %.1f GiB free", (what),               \
-                         (double)(bytes) / 1073741824.0, free_b_ / 1073741824.0);                   \
-    } while (0)
-#endif
-
 /* Sizes from the tile constants of lab2.h, so that retuning a tile moves its tests. */
 #define TREE_NV1 LAB2_TREE_NT       /* values per block of Steps 2.0-2.2 */
 #define TREE_NV2 (2 * LAB2_TREE_NT) /* values per block of Steps 2.3-2.4 */
@@ -40,15 +29,6 @@
 static size_t sizes[] = { LAB2_TEST_SIZES };
 static size_t big_sizes[] = { LAB2_TEST_SIZES, LAB2_BIG_N };
 
-/* A problem of n values (and room for the context and libraries) fits now. */
-static int fits(size_t n)
-{
-    size_t free_b = 0, total_b = 0;
-    if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess)
-        return 0;
-    return lab2_device_bytes(n, 0) + ((size_t)512 << 20) < free_b;
-}
-
 static void expect_pass_twice(kit_case c, const char *step, const char *what)
 {
     kit_test_expect_pass(c, step, what);
@@ -60,9 +40,9 @@ static void check_variant(int v, size_t n)
 {
     KIT_TEST_REQUIRE_GPU();
     cr_assert(le(int, v, lab2_variant_count));
-    if (!fits(n))
-        cr_skip_test("n=%zu needs %.2f GiB of device memory: more than is free", n,
-                     lab2_device_bytes(n, 0) / 1073741824.0);
+    char what_n[64];
+    snprintf(what_n, sizeof what_n, "lab2 at n = %zu", n);
+    KIT_TEST_REQUIRE_DEVICE_BYTES(lab2_device_bytes(n, 0), what_n);
     int is_cub = v == lab2_variant_count;
     const char *step = is_cub ? "cub" : lab2_variants[v].info.step;
     for (int t = 0; t < LAB2_TYPE_COUNT; t++) {

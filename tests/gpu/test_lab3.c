@@ -11,17 +11,6 @@
 
 #include <stdlib.h>
 
-/* Until tests/kit_test.h provides it: skip (never pass) when the device is too small. */
-#ifndef KIT_TEST_REQUIRE_DEVICE_BYTES
-#define KIT_TEST_REQUIRE_DEVICE_BYTES(bytes, what)                                                  \
-    do {                                                                                            \
-        size_t free_b_ = 0, total_b_ = 0;                                                           \
-        if (cudaMemGetInfo(&free_b_, &total_b_) != cudaSuccess || (bytes) + ((size_t)512 << 20) > free_b_) \
-            cr_skip_test("%s needs %.1f GiB of device memory, %.1f GiB free", (what),               \
-                         (double)(bytes) / 1073741824.0, free_b_ / 1073741824.0);                   \
-    } while (0)
-#endif
-
 #define REPEATS 3
 
 /* Every tile size of lab3.h +-1 (so retuning a tile moves its tests), and for the
