@@ -52,8 +52,7 @@ static __device__ __forceinline__ uint64_t select_bits(T x)
 template <typename T>
 static __device__ __forceinline__ void load_tile(const T *in, size_t count, bool vectors, T *tile)
 {
-    typedef tile_shape<T> S;
-    // TODO(Step 3.6): vectors: VEC_ITERS uint4 loads into registers (vector j = k*NT + tid, skip j >= VECS), then the stores to tile[]; else tile[i] = in[i] or 0; then __syncthreads (about 23 lines)
+    // TODO(Step 3.6): vectors: VEC_ITERS uint4 loads into registers (vector j = k*NT + tid, skip j >= VECS), then the stores to tile[]; else tile[i] = in[i] or 0; then __syncthreads (about 24 lines)
     (void)in, (void)count, (void)vectors, (void)tile;
 }
 
@@ -95,8 +94,7 @@ template <typename T>
 __global__ void __launch_bounds__(NT) select_kernel(const T *in, T *out, size_t n, uint32_t keep_pct, bool aligned,
                                                     count_status status, unsigned long long *d_count)
 {
-    typedef tile_shape<T> S;
-    // TODO(Step 3.6): follow the outline above (about 24 lines)
+    // TODO(Step 3.6): follow the outline above (about 25 lines)
 }
 
 template <typename T>

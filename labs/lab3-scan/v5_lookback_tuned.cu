@@ -69,8 +69,7 @@ struct tile_shape {
 template <typename T>
 static __device__ __forceinline__ void load_tile_async(const T *in, size_t count, bool vectors, T *tile)
 {
-    typedef tile_shape<T> S;
-    // TODO(Step 3.5): full and aligned: __pipeline_memcpy_async of 16-byte vectors j = tid, tid + NT, ..., commit, wait; else tile[i] = in[i] or 0; then __syncthreads (about 11 lines)
+    // TODO(Step 3.5): full and aligned: __pipeline_memcpy_async of 16-byte vectors j = tid, tid + NT, ..., commit, wait; else tile[i] = in[i] or 0; then __syncthreads (about 12 lines)
     (void)in, (void)count, (void)vectors, (void)tile;
 }
 
@@ -78,8 +77,7 @@ static __device__ __forceinline__ void load_tile_async(const T *in, size_t count
 template <typename T>
 static __device__ __forceinline__ void store_tile(T *out, size_t count, bool vectors, const T *tile)
 {
-    typedef tile_shape<T> S;
-    // TODO(Step 3.5): full and aligned: uint4 stores of vectors j = tid, tid + NT, ...; else out[i] = tile[i] for i < count (about 8 lines)
+    // TODO(Step 3.5): full and aligned: uint4 stores of vectors j = tid, tid + NT, ...; else out[i] = tile[i] for i < count (about 9 lines)
     (void)out, (void)count, (void)vectors, (void)tile;
 }
 
@@ -92,8 +90,7 @@ __global__ void __launch_bounds__(NT, LAB3_TUNED_MIN_BLOCKS) tuned_scan(const T 
                                                                        bool aligned, lab3_tile_status<T> status,
                                                                        unsigned long long *stats)
 {
-    typedef tile_shape<T> S;
-    // TODO(Step 3.5): tile id; load_tile_async; thread sums; block scan; warp 0 runs lab3_tile_lookback; scan in shared memory; store_tile (about 32 lines)
+    // TODO(Step 3.5): tile id; load_tile_async; thread sums; block scan; warp 0 runs lab3_tile_lookback; scan in shared memory; store_tile (about 33 lines)
 }
 
 template <typename T>

@@ -52,8 +52,8 @@ static __device__ __forceinline__ uint64_t select_bits(T x)
 template <typename T>
 static __device__ __forceinline__ void load_tile(const T *in, size_t count, bool vectors, T *tile)
 {
-    typedef tile_shape<T> S;
     // BEGIN SOLUTION (Step 3.6): vectors: VEC_ITERS uint4 loads into registers (vector j = k*NT + tid, skip j >= VECS), then the stores to tile[]; else tile[i] = in[i] or 0; then __syncthreads
+    typedef tile_shape<T> S;
     if (vectors) {
         const uint4 *src = (const uint4 *)in;
         uint4 r[S::VEC_ITERS];
@@ -137,8 +137,8 @@ template <typename T>
 __global__ void __launch_bounds__(NT) select_kernel(const T *in, T *out, size_t n, uint32_t keep_pct, bool aligned,
                                                     count_status status, unsigned long long *d_count)
 {
-    typedef tile_shape<T> S;
     // BEGIN SOLUTION (Step 3.6): follow the outline above
+    typedef tile_shape<T> S;
     __shared__ __align__(16) T tile[S::NV];
     __shared__ uint32_t warp_sums[NT / 32 + 1];
     __shared__ uint32_t tile_first;

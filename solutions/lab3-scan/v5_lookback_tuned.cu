@@ -69,8 +69,8 @@ struct tile_shape {
 template <typename T>
 static __device__ __forceinline__ void load_tile_async(const T *in, size_t count, bool vectors, T *tile)
 {
-    typedef tile_shape<T> S;
     // BEGIN SOLUTION (Step 3.5): full and aligned: __pipeline_memcpy_async of 16-byte vectors j = tid, tid + NT, ..., commit, wait; else tile[i] = in[i] or 0; then __syncthreads
+    typedef tile_shape<T> S;
     if (vectors) {
         const uint4 *src = (const uint4 *)in;
         for (int j = threadIdx.x; j < S::VECS; j += NT)
@@ -90,8 +90,8 @@ static __device__ __forceinline__ void load_tile_async(const T *in, size_t count
 template <typename T>
 static __device__ __forceinline__ void store_tile(T *out, size_t count, bool vectors, const T *tile)
 {
-    typedef tile_shape<T> S;
     // BEGIN SOLUTION (Step 3.5): full and aligned: uint4 stores of vectors j = tid, tid + NT, ...; else out[i] = tile[i] for i < count
+    typedef tile_shape<T> S;
     if (vectors) {
         uint4 *dst = (uint4 *)out;
         for (int j = threadIdx.x; j < S::VECS; j += NT)
@@ -113,8 +113,8 @@ __global__ void __launch_bounds__(NT, LAB3_TUNED_MIN_BLOCKS) tuned_scan(const T 
                                                                        bool aligned, lab3_tile_status<T> status,
                                                                        unsigned long long *stats)
 {
-    typedef tile_shape<T> S;
     // BEGIN SOLUTION (Step 3.5): tile id; load_tile_async; thread sums; block scan; warp 0 runs lab3_tile_lookback; scan in shared memory; store_tile
+    typedef tile_shape<T> S;
     __shared__ __align__(16) T tile[S::NV];
     __shared__ T warp_sums[NT / 32 + 1];
     __shared__ T tile_prefix;
