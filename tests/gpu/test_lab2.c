@@ -102,15 +102,17 @@ Test(lab2_v6, past_2_31, .timeout = 600) { check_huge(6); }
 /* The f32 check is exact (lab2_f32_grid), so a sum that lost values fails it: run
  * every f32 row on the first n - k of n values and judge the result against the sum
  * of all n. n = 2^24 + 3 ends on a 3-value tail after the last 16-byte vector. */
-static float f32_sum_on_gpu(int v, const float *d_in, size_t count, lab2_workspace ws, float *d_out)
+/* The f32 sum of d_in[0, count) by variant v (lab2_variant_count: cub) into *got;
+ * returns the launcher's status (KIT_TODO for a step not written yet). */
+static int f32_sum_on_gpu(int v, const float *d_in, size_t count, lab2_workspace ws, float *d_out, float *got)
 {
     lab2_io io = { LAB2_F32, d_in, count, d_out, v < lab2_variant_count && lab2_variants[v].grid
                                                      ? lab2_variants[v].grid(LAB2_F32) : 0, ws };
     int err = v == lab2_variant_count ? lab2_cub(&io, 0) : lab2_variants[v].run(&io, 0);
-    cr_assert(eq(int, err, 0), "launch failed");
-    float got = 0;
-    cr_assert(eq(int, (int)cudaMemcpy(&got, d_out, sizeof got, cudaMemcpyDeviceToHost), 0));
-    return got;
+    if (err)
+        return err;
+    cr_assert(eq(int, (int)cudaMemcpy(got, d_out, sizeof *got, cudaMemcpyDeviceToHost), 0));
+    return 0;
 }
 
 Test(lab2_f32, a_lost_value_fails_the_check)
@@ -136,7 +138,11 @@ Test(lab2_f32, a_lost_value_fails_the_check)
             continue;
         const char *slug = v < lab2_variant_count ? lab2_variants[v].info.slug : "cub";
         for (size_t k = 0; k < sizeof lost / sizeof lost[0]; k++) {
-            float got = f32_sum_on_gpu(v, d_in, n - lost[k], ws, d_out);
+            float got = 0;
+            int err = f32_sum_on_gpu(v, d_in, n - lost[k], ws, d_out, &got);
+            if (err == KIT_TODO)
+                break; /* a step not written yet: its own suite reports it */
+            cr_assert(eq(int, err, 0), "%s: launch failed", slug);
             int bad = lab2_check_f32(got, exact, n, msg, sizeof msg);
             if (lost[k] == 0)
                 cr_expect(eq(int, bad, 0), "%s, all %zu values: %s", slug, n, msg);
