@@ -106,12 +106,16 @@ static void print_trace(void)
             int diag = tid * TRACE_VT, count = tile_n - diag < TRACE_VT ? tile_n - diag : TRACE_VT;
             int as = (int)lab4_merge_path_search(keys, tile_a, keys + tile_a, tile_b, diag, 0);
             int32_t out[TRACE_VT];
-            int src[TRACE_VT];
+            int src[TRACE_VT] = { -1, -1, -1 }; /* stays -1 while lab4_serial_merge is a TODO */
             lab4_serial_merge(keys, as, tile_a, tile_a + diag - as, tile_n, count, TRACE_VT, out, src);
             printf("    thread %d: diagonal %2d -> starts at A[%2lld] B[%2lld], emits", tid, diag,
                    (long long)(r.a_begin + as), (long long)(r.b_begin + diag - as));
             for (int k = 0; k < count; k++) {
                 char l[16];
+                if (src[k] < 0 || src[k] >= tile_n) {
+                    printf(" ?");
+                    continue;
+                }
                 int from_a = src[k] < tile_a;
                 if (from_a)
                     label(l, trace_a, r.a_begin + src[k]);

@@ -55,6 +55,7 @@ extern "C" int lab4_load_balancing_search(const lab4_io *io, cudaStream_t stream
     lbs_tiles<<<(unsigned)tiles, NT, 0, stream>>>(io->offsets, objs, outs, io->partitions,
                                                   io->lbs_obj, io->lbs_rank);
     return KIT_LAUNCH_CHECK();
+    // STUB: (void)stream;
     // STUB: return KIT_TODO;
     // END SOLUTION
 }
