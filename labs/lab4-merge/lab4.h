@@ -95,7 +95,7 @@ typedef struct {
     int32_t *merged;
     const int32_t *a_vals, *b_vals;
     int32_t *merged_vals;
-    /* LAB4_SEARCH (one pass, the seed's "power usage"):
+    /* LAB4_SEARCH (one pass, what Baxter's slides call "power usage"):
      *   a_bound[i] = lower_bound of a[i] in b (how many b < a[i]),
      *   b_bound[j] = upper_bound of b[j] in a (how many a <= b[j]),
      *   a_match[i] = 1 if some b equals a[i], b_match[j] = 1 if some a equals b[j]. */

@@ -1,6 +1,6 @@
 /* lab4_tile.cuh: device code shared by the partitioned lab4 variants.
  *
- * Every merge-like kernel here has two phases (the seed's "two-phase
+ * Every merge-like kernel here has two phases (Baxter's "two-phase
  * decomposition"):
  *   1. partition: one Merge Path search per tile boundary, so tile t owns
  *      exactly the items t*NV .. (t+1)*NV - 1 of the merged order, however the

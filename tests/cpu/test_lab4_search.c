@@ -567,9 +567,10 @@ static size_t emulate_join(const int32_t *a, size_t na, const int32_t *b, size_t
     return rows;
 }
 
-/* The seed's example (Baxter, "Turning the Crank", the relational join slide),
- * typed in as the seed shows it: keys are letters, "E2" is the third E of its
- * table, "---" the missing side. This is the spec, not output of our code. */
+/* The lecture's example (section 8: Baxter, "Turning the Crank", the relational
+ * join slide), typed in as the slide shows it: keys are letters, "E2" is the
+ * third E of its table, "---" the missing side. This is the spec, not output of
+ * our code. */
 static const char seed_a[] = "AABEEEEFFGHHJJMM";
 static const char seed_b[] = "AABBBCCFGGHILL";
 typedef struct {
@@ -598,7 +599,7 @@ static void seed_tables(int32_t *a, int32_t *b)
         b[j] = seed_b[j];
 }
 
-/* Our transcription of the seed's table is self-consistent: the key labels name
+/* Our transcription of the slide's table is self-consistent: the key labels name
  * the rows of the tables, and the type follows from which side is missing. */
 Test(lab4_join_seed, transcription_is_consistent)
 {
@@ -613,7 +614,7 @@ Test(lab4_join_seed, transcription_is_consistent)
     }
 }
 
-/* Rows of the seed's table that a join type keeps, in the seed's order. */
+/* Rows of the slide's table that a join type keeps, in the slide's order. */
 static size_t seed_expected(lab4_join_type type, int32_t *ea, int32_t *eb)
 {
     size_t n = 0;
@@ -659,7 +660,7 @@ Test(lab4_join_seed, reference_and_emulation_reproduce_the_seed_table)
     }
 }
 
-/* The seed's inner-join slide: A = A A B D F F F F G, B = A A A B C E E F F. */
+/* Baxter's inner-join slide (lecture section 8): A = A A B D F F F F G, B = A A A B C E E F F. */
 Test(lab4_join_seed, inner_join_slide_bounds_counts_and_scan)
 {
     const char *ka = "AABDFFFFG", *kb = "AAABCEEFF";
