@@ -146,16 +146,13 @@ typedef struct {
     int64_t out_begin, out_end, obj_begin, obj_end;
 } lab4_lbs_range;
 
+/* The same cut as a merge tile's: the LBS merges the outputs (first) with the
+ * object starts (second). */
 LAB4_HD lab4_lbs_range lab4_lbs_tile_range(const int64_t *partitions, int64_t tile, int64_t nv,
                                            int64_t out_count, int64_t obj_count)
 {
-    int64_t d0 = tile * nv; /* a tile that exists starts before the end */
-    int64_t d1 = lab4_tile_diag(tile + 1, nv, out_count + obj_count);
-    lab4_lbs_range r;
-    r.out_begin = partitions[tile];
-    r.out_end = partitions[tile + 1];
-    r.obj_begin = d0 - r.out_begin;
-    r.obj_end = d1 - r.out_end;
+    lab4_merge_range m = lab4_merge_tile_range(partitions, tile, nv, out_count, obj_count);
+    lab4_lbs_range r = { m.a_begin, m.a_end, m.b_begin, m.b_end };
     return r;
 }
 

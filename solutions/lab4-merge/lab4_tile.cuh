@@ -22,7 +22,7 @@ static __global__ void lab4_merge_partitions(const int32_t *a, int64_t a_count, 
                                              int64_t b_count, int64_t nv, int b_first,
                                              int64_t tiles, int64_t *partitions)
 {
-    // BEGIN SOLUTION (Step 4.1): one thread per boundary t <= tiles: a merge path search at diagonal min(t * nv, total)
+    // BEGIN SOLUTION (Step 4.1): one thread per boundary t <= tiles: a merge path search at diagonal lab4_tile_diag(t, nv, a_count + b_count)
     int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t > tiles)
         return;

@@ -203,63 +203,78 @@ static int32_t *origins(size_t na, size_t nb)
     return v;
 }
 
+/* A merge of pairs for one shape: inputs, origins and the reference merge. */
+typedef struct {
+    size_t na, nb, n;
+    int32_t *a, *b, *vals, *ref, *ref_vals;
+} pairs_case;
+
+static pairs_case pairs_case_of(const shape *sh, uint64_t seed)
+{
+    pairs_case c = { sh->na, sh->nb, sh->na + sh->nb, NULL, NULL, NULL, NULL, NULL };
+    c.a = sorted_keys(c.na, sh->range, seed);
+    c.b = sorted_keys(c.nb, sh->range, seed + 1);
+    c.vals = origins(c.na, c.nb);
+    c.ref = malloc((c.n + 1) * 4);
+    c.ref_vals = malloc((c.n + 1) * 4);
+    lab4_ref_merge(c.a, c.vals, c.na, c.b, c.vals + c.na, c.nb, c.ref, c.ref_vals);
+    return c;
+}
+
+static void pairs_case_free(pairs_case *c)
+{
+    free(c->a); free(c->b); free(c->vals); free(c->ref); free(c->ref_vals);
+}
+
 Test(lab4_emulate, merge_path_kernel_equals_reference_keys_and_pairs)
 {
     for (size_t s = 0; s < NSHAPES; s++) {
-        size_t na = shapes[s].na, nb = shapes[s].nb, n = na + nb;
-        int32_t *a = sorted_keys(na, shapes[s].range, 40 + s);
-        int32_t *b = sorted_keys(nb, shapes[s].range, 50 + s);
-        int32_t *vals = origins(na, nb);
-        int32_t *ref = malloc((n + 1) * 4), *ref_vals = malloc((n + 1) * 4);
-        int32_t *got = malloc((n + 1) * 4), *got_vals = malloc((n + 1) * 4);
-        lab4_ref_merge(a, vals, na, b, vals + na, nb, ref, ref_vals);
+        pairs_case c = pairs_case_of(&shapes[s], 40 + 2 * s);
+        int32_t *got = malloc((c.n + 1) * 4), *got_vals = malloc((c.n + 1) * 4);
         for (size_t t = 0; t < NTILES; t++) {
             int nt = tiles[t][0], vt = tiles[t][1];
             char msg[512];
-            memset(got, 0xA5, (n + 1) * 4);
-            emulate_merge(a, NULL, (int64_t)na, b, NULL, (int64_t)nb, nt, vt, got, NULL);
-            cr_assert(eq(int, kit_compare_i32(got, ref, n, msg, sizeof msg), 0), "keys, shape %zu, NT=%d VT=%d: %s",
-                      s, nt, vt, msg);
-            memset(got, 0xA5, (n + 1) * 4);
-            memset(got_vals, 0xA5, (n + 1) * 4);
-            emulate_merge(a, vals, (int64_t)na, b, vals + na, (int64_t)nb, nt, vt, got, got_vals);
-            cr_assert(eq(int, lab4_compare_origins(got, got_vals, ref, ref_vals, n, msg, sizeof msg), 0),
+            memset(got, 0xA5, (c.n + 1) * 4);
+            emulate_merge(c.a, NULL, (int64_t)c.na, c.b, NULL, (int64_t)c.nb, nt, vt, got, NULL);
+            cr_assert(eq(int, kit_compare_i32(got, c.ref, c.n, msg, sizeof msg), 0),
+                      "keys, shape %zu, NT=%d VT=%d: %s", s, nt, vt, msg);
+            memset(got, 0xA5, (c.n + 1) * 4);
+            memset(got_vals, 0xA5, (c.n + 1) * 4);
+            emulate_merge(c.a, c.vals, (int64_t)c.na, c.b, c.vals + c.na, (int64_t)c.nb, nt, vt, got, got_vals);
+            cr_assert(eq(int, lab4_compare_origins(got, got_vals, c.ref, c.ref_vals, c.n, msg, sizeof msg), 0),
                       "pairs, shape %zu, NT=%d VT=%d: %s", s, nt, vt, msg);
         }
-        free(a); free(b); free(vals); free(ref); free(ref_vals); free(got); free(got_vals);
+        free(got);
+        free(got_vals);
+        pairs_case_free(&c);
     }
 }
 
 /* The reference merge of pairs is stable, checked independently: sorting all
  * items by (key, A before B, index) gives the same order. */
-static int cmp_key_origin(const void *x, const void *y)
+static int cmp_i64(const void *x, const void *y)
 {
-    const int64_t *p = x, *q = y; /* key << 33 | rank: rank = i for A, na + j for B */
-    return (p[0] > q[0]) - (p[0] < q[0]);
+    int64_t p = *(const int64_t *)x, q = *(const int64_t *)y;
+    return (p > q) - (p < q);
 }
 
 Test(lab4_ref, merge_of_pairs_is_a_stable_sort)
 {
     for (size_t s = 0; s < NSHAPES; s++) {
-        size_t na = shapes[s].na, nb = shapes[s].nb, n = na + nb;
-        int32_t *a = sorted_keys(na, shapes[s].range, 140 + s);
-        int32_t *b = sorted_keys(nb, shapes[s].range, 150 + s);
-        int32_t *vals = origins(na, nb);
-        int32_t *ref = malloc((n + 1) * 4), *ref_vals = malloc((n + 1) * 4);
-        lab4_ref_merge(a, vals, na, b, vals + na, nb, ref, ref_vals);
-        int64_t *items = malloc((n + 1) * sizeof(int64_t));
-        for (size_t k = 0; k < n; k++) { /* keys are small and >= 0 here */
-            int64_t key = k < na ? a[k] : b[k - na];
-            items[k] = key * ((int64_t)1 << 33) + (int64_t)k;
+        pairs_case c = pairs_case_of(&shapes[s], 140 + 2 * s);
+        /* key * 2^33 + rank, rank = i for A's item i, na + j for B's item j (keys >= 0 here) */
+        int64_t *items = malloc((c.n + 1) * sizeof(int64_t));
+        for (size_t k = 0; k < c.n; k++)
+            items[k] = (int64_t)(k < c.na ? c.a[k] : c.b[k - c.na]) * ((int64_t)1 << 33) + (int64_t)k;
+        qsort(items, c.n, sizeof(int64_t), cmp_i64);
+        for (size_t k = 0; k < c.n; k++) {
+            size_t rank = (size_t)(items[k] % ((int64_t)1 << 33));
+            int32_t want = rank < c.na ? lab4_origin_a(rank) : lab4_origin_b(rank - c.na);
+            cr_assert(eq(i32, c.ref[k], (int32_t)(items[k] >> 33)), "shape %zu key %zu", s, k);
+            cr_assert(eq(i32, c.ref_vals[k], want), "shape %zu value %zu", s, k);
         }
-        qsort(items, n, sizeof(int64_t), cmp_key_origin);
-        for (size_t k = 0; k < n; k++) {
-            int64_t rank = items[k] % ((int64_t)1 << 33);
-            int32_t want = rank < (int64_t)na ? lab4_origin_a((size_t)rank) : lab4_origin_b((size_t)rank - na);
-            cr_assert(eq(i32, ref[k], (int32_t)(items[k] >> 33)), "shape %zu key %zu", s, k);
-            cr_assert(eq(i32, ref_vals[k], want), "shape %zu value %zu", s, k);
-        }
-        free(a); free(b); free(vals); free(ref); free(ref_vals); free(items);
+        free(items);
+        pairs_case_free(&c);
     }
 }
 
