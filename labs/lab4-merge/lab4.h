@@ -26,8 +26,7 @@ const char *lab4_join_name(lab4_join_type t);
 /* Tile shapes of the tiled variants: NT threads x VT items per thread, NV = NT * VT
  * items per tile (VT odd: see v1_merge_path.cu). They are here, not in the .cu
  * files, because the tests derive their sizes from them (one tile, one item either
- * side, several tiles): retune a shape here and its tests move with it. On an H200,
- * 128 x 23 was the best merge tile of 128..512 x 7..23. */
+ * side, several tiles): retune a shape here and its tests move with it. */
 #ifndef LAB4_MERGE_NT /* -D overrides are for tuning experiments only */
 #define LAB4_MERGE_NT 128
 #define LAB4_MERGE_VT 23
