@@ -87,12 +87,13 @@ static int32_t *make_origins(const lab4_problem *p)
 }
 
 /* The CPU reference of a merge: keys into ref, and with vals (A's then B's) the
- * values into ref2. A step that can take seconds at large n: one call, so a
- * progress note can wrap it whole. */
+ * values into ref2. Sequential: seconds past 2^30 keys, so it says so. */
 static void merge_reference(lab4_problem *p, const int32_t *vals)
 {
+    kit_note_begin("building the CPU reference merge of %zu %s", p->n, vals ? "pairs" : "keys");
     lab4_ref_merge(p->h_a, vals, p->a_count, p->h_b, vals ? vals + p->a_count : NULL, p->b_count,
                    p->ref, vals ? p->ref2 : NULL);
+    kit_note_end();
 }
 
 lab4_problem *lab4_problem_create(lab4_op op, const int32_t *h_a, size_t a_count,
@@ -137,8 +138,10 @@ lab4_problem *lab4_problem_create(lab4_op op, const int32_t *h_a, size_t a_count
         io->b_match = p->d_flags + a_count;
         p->ref = host_i32(n, "the reference");
         p->ref_flags = kit_host_alloc(n ? n : 1, "the reference");
+        kit_note_begin("building the CPU reference search of %zu keys", n);
         lab4_ref_search(h_a, a_count, h_b, b_count, p->ref, p->ref + a_count, p->ref_flags,
                         p->ref_flags + a_count);
+        kit_note_end();
         break;
     case LAB4_JOIN: {
         lab4_join_ws *ws = &io->ws;
@@ -222,7 +225,9 @@ lab4_problem *lab4_problem_create_lbs(const int64_t *h_offsets, size_t obj_count
     alloc_partitions(p, out_count + obj_count);
     p->ref = host_i32(out_count, "the reference");
     p->ref2 = host_i32(out_count, "the reference");
+    kit_note_begin("building the CPU reference LBS of %zu outputs", out_count);
     lab4_ref_lbs(p->h_offsets, obj_count, p->ref, p->ref2);
+    kit_note_end();
     return p;
 }
 
@@ -238,7 +243,8 @@ int lab4_problem_set_join(lab4_problem *p, lab4_join_type type)
                 lab4_join_name(type), p->a_count, p->b_count, rows, LAB4_JOIN_MAX_ROWS);
         return KIT_EXIT_USAGE;
     }
-    /* Outputs sized for this type's rows (at least what was there before). */
+    /* Outputs and reference sized for this type's rows (at least what was there
+     * before: the four types of one problem reuse the largest buffers). */
     if (!p->join_set || rows > p->io.join_capacity) {
         kit_require_device_bytes(kit_mul_or_die(rows, 2 * sizeof(int32_t), "join rows"),
                                  "the join output");
@@ -247,16 +253,18 @@ int lab4_problem_set_join(lab4_problem *p, lab4_join_type type)
         p->d_out = device_zero_alloc(rows * sizeof(int32_t), "the join's A indices");
         p->d_out2 = device_zero_alloc(rows * sizeof(int32_t), "the join's B indices");
         p->io.join_capacity = rows;
+        free(p->ref);
+        free(p->ref2);
+        p->ref = host_i32(rows, "the reference");
+        p->ref2 = host_i32(rows, "the reference");
     }
     alloc_partitions(p, rows + p->n + 1);
     p->io.join = type;
     p->io.join_a = p->d_out;
     p->io.join_b = p->d_out2;
-    free(p->ref);
-    free(p->ref2);
-    p->ref = host_i32(rows, "the reference");
-    p->ref2 = host_i32(rows, "the reference");
+    kit_note_begin("building the CPU reference %s join (%zu rows)", lab4_join_name(type), rows);
     lab4_ref_join(p->h_a, p->a_count, p->h_b, p->b_count, type, p->ref, p->ref2, rows);
+    kit_note_end();
     p->ref_rows = rows;
     p->join_set = 1;
     return 0;

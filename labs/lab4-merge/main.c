@@ -199,6 +199,7 @@ static void time_phases(kit_report *rep, const kit_options *opt, lab4_problem *p
         snprintf(row.dist, sizeof row.dist, "-");
         snprintf(row.param, sizeof row.param, "%s", param);
         row.n = n;
+        row.planned_runs = opt->reps;
         if (r) {
             row.status = KIT_ERROR;
             snprintf(row.why, sizeof row.why, "CUDA error while timing the phases: %s",
@@ -247,7 +248,7 @@ static int run_size(kit_report *rep, const kit_options *opt, unsigned ops, unsig
             if (with_pairs)
                 lab4_problem_use_pairs(p);
             run_cases(rep, opt, p, op, n, with_pairs ? "pairs" : "i32", opt->dist, param,
-                      op == LAB4_MERGE && strcmp(opt->variant, "all") == 0, stream);
+                      op == LAB4_MERGE /* the library row, always */, stream);
             lab4_problem_destroy(p);
         }
         free(a);
