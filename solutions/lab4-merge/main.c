@@ -106,7 +106,9 @@ static void print_trace(void)
             int diag = tid * TRACE_VT, count = tile_n - diag < TRACE_VT ? tile_n - diag : TRACE_VT;
             int as = (int)lab4_merge_path_search(keys, tile_a, keys + tile_a, tile_b, diag, 0);
             int32_t out[TRACE_VT];
-            int src[TRACE_VT] = { -1, -1, -1 }; /* stays -1 while lab4_serial_merge is a TODO */
+            int src[TRACE_VT];
+            for (int k = 0; k < TRACE_VT; k++)
+                src[k] = -1; /* stays -1 while lab4_serial_merge is a TODO */
             lab4_serial_merge(keys, as, tile_a, tile_a + diag - as, tile_n, count, TRACE_VT, out, src);
             printf("    thread %d: diagonal %2d -> starts at A[%2lld] B[%2lld], emits", tid, diag,
                    (long long)(r.a_begin + as), (long long)(r.b_begin + diag - as));
