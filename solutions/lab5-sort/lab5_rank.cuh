@@ -92,9 +92,8 @@ static __device__ __forceinline__ uint32_t lab5_warp_prefix(lab5_rank_storage<NT
 
 /* Exclusive scan of one count per digit (thread t < 256 holds digit t's; the
  * others pass 0): where each digit's keys start in the sorted tile. Every thread
- * of the block must call it (one barrier). */
-template <int NT>
-static __device__ __forceinline__ uint32_t lab5_digit_scan(uint32_t count, lab5_rank_storage<NT> &s)
+ * of the block must call it (one barrier); warp_totals: 8 shared words. */
+static __device__ __forceinline__ uint32_t lab5_digit_scan(uint32_t count, uint32_t *warp_totals)
 {
     const unsigned lane = lab5_lane(), warp = threadIdx.x / 32;
     uint32_t inclusive = count;
@@ -105,12 +104,12 @@ static __device__ __forceinline__ uint32_t lab5_digit_scan(uint32_t count, lab5_
             inclusive += y;
     }
     if (threadIdx.x < LAB5_DIGITS && lane == 31)
-        s.scan_warps[warp] = inclusive;
+        warp_totals[warp] = inclusive;
     __syncthreads();
     uint32_t before = 0;
     if (threadIdx.x < LAB5_DIGITS)
         for (unsigned w = 0; w < warp; w++)
-            before += s.scan_warps[w];
+            before += warp_totals[w];
     return before + inclusive - count;
 }
 

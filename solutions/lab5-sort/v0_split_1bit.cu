@@ -24,7 +24,7 @@ static __device__ __forceinline__ uint32_t bit_of(uint32_t key, int bit)
 /* ranks[i] = 1 when key i's bit is 0 (it belongs to the first group). The pass
  * loop calls the bit a pass. */
 template <lab5_type T>
-__global__ void zero_flags(const uint32_t *keys, size_t n, int bit, uint32_t *ranks)
+static __global__ void zero_flags(const uint32_t *keys, size_t n, int bit, uint32_t *ranks)
 {
     size_t i = (size_t)blockIdx.x * NT + threadIdx.x;
     if (i < n)
@@ -33,7 +33,7 @@ __global__ void zero_flags(const uint32_t *keys, size_t n, int bit, uint32_t *ra
 
 /* ranks = exclusive scan of the flags: zeros before each key. */
 template <lab5_type T, bool PAIRS>
-__global__ void split(const uint32_t *keys, const uint32_t *values, size_t n, int bit, const uint32_t *ranks,
+static __global__ void split(const uint32_t *keys, const uint32_t *values, size_t n, int bit, const uint32_t *ranks,
                       uint32_t *keys_out, uint32_t *values_out)
 {
     size_t i = (size_t)blockIdx.x * NT + threadIdx.x;

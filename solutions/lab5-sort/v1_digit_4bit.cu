@@ -100,7 +100,7 @@ static __device__ __forceinline__ void scan_counters(counter_storage &s, uint32_
 
 /* Count the tile's digits (valid keys only) and write counts[d * tiles + tile]. */
 template <lab5_type T>
-__global__ void __launch_bounds__(NT) count_tiles(const uint32_t *keys, size_t n, int pass, uint32_t *counts)
+static __global__ void __launch_bounds__(NT) count_tiles(const uint32_t *keys, size_t n, int pass, uint32_t *counts)
 {
     // BEGIN SOLUTION (Step 5.1): zero your counters; count your strided keys (count_digit); scan_counters; threads 0..15 write their digit's total
     __shared__ counter_storage s;
@@ -123,7 +123,7 @@ __global__ void __launch_bounds__(NT) count_tiles(const uint32_t *keys, size_t n
 
 /* counts = the scanned array: start(d, tile). Rank the tile's keys and scatter. */
 template <lab5_type T, bool PAIRS>
-__global__ void __launch_bounds__(NT)
+static __global__ void __launch_bounds__(NT)
 scatter_tiles(const uint32_t *keys, const uint32_t *values, size_t n, int pass, const uint32_t *counts,
               uint32_t *keys_out, uint32_t *values_out)
 {

@@ -27,7 +27,7 @@ static_assert(NT % 32 == 0 && NT >= LAB5_DIGITS, "one thread per digit");
 
 /* counts[d * tiles + tile] = the tile's count of digit d. */
 template <lab5_type T>
-__global__ void __launch_bounds__(NT) count_tiles(const uint32_t *keys, size_t n, int pass, uint32_t *counts)
+static __global__ void __launch_bounds__(NT) count_tiles(const uint32_t *keys, size_t n, int pass, uint32_t *counts)
 {
     // BEGIN SOLUTION (Step 5.2): load the tile warp-striped; warp histograms; barrier; thread d < 256 sums its digit over the warps (lab5_warp_prefix) and writes the count
     __shared__ lab5_rank_storage<NT> s;
@@ -46,7 +46,7 @@ __global__ void __launch_bounds__(NT) count_tiles(const uint32_t *keys, size_t n
 
 /* counts = the scanned array. Rank the tile's keys by warp match and scatter. */
 template <lab5_type T, bool PAIRS>
-__global__ void __launch_bounds__(NT)
+static __global__ void __launch_bounds__(NT)
 scatter_tiles(const uint32_t *keys, const uint32_t *values, size_t n, int pass, const uint32_t *counts,
               uint32_t *keys_out, uint32_t *values_out)
 {
@@ -63,7 +63,7 @@ scatter_tiles(const uint32_t *keys, const uint32_t *values, size_t n, int pass, 
     __syncthreads();
     const bool digit_thread = threadIdx.x < LAB5_DIGITS;
     uint32_t tile_count = digit_thread ? lab5_warp_prefix<NT>(s) : 0;
-    uint32_t digit_start = lab5_digit_scan<NT>(tile_count, s);
+    uint32_t digit_start = lab5_digit_scan(tile_count, s.scan_warps);
     if (digit_thread) {
         lab5_warp_starts<NT>(s, digit_start);
         s.base[threadIdx.x] = counts[threadIdx.x * tiles + tile] - digit_start;

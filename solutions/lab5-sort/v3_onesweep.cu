@@ -96,12 +96,12 @@ static __device__ __forceinline__ void count_quad(uint32_t (*hist)[LAB5_DIGITS],
  * into OFFSETS, writes the PLAN, zeroes SUMS and resets the tickets. Every block
  * also zeroes its share of the status words (status_words of them). */
 template <lab5_type T>
-__global__ void __launch_bounds__(HIST_NT) onesweep_histogram(const uint32_t *__restrict__ keys, size_t n,
+static __global__ void __launch_bounds__(HIST_NT) onesweep_histogram(const uint32_t *__restrict__ keys, size_t n,
                                                              uint32_t *ctl, size_t status_words)
 {
     // BEGIN SOLUTION (Step 5.3): zero the block's 4 x 256 counters and its share of the status words; count (full warp tiles with count_quad, then single keys); add the counters to SUMS; the last block (threadFenceReduction ticket) scans SUMS into OFFSETS (lab5_digit_scan), sets PLAN (lab5_plan of the passes where a count equals n), zeroes SUMS and the tickets
     __shared__ uint32_t hist[LAB5_OS_PASSES][LAB5_DIGITS];
-    __shared__ lab5_rank_storage<HIST_NT> scan; /* for lab5_digit_scan in the last block */
+    __shared__ uint32_t scan_warps[LAB5_DIGITS / 32]; /* for lab5_digit_scan in the last block */
     __shared__ bool last;
     const size_t threads = (size_t)gridDim.x * HIST_NT, me = (size_t)blockIdx.x * HIST_NT + threadIdx.x;
     for (int i = threadIdx.x; i < LAB5_OS_PASSES * LAB5_DIGITS; i += HIST_NT)
@@ -147,7 +147,7 @@ __global__ void __launch_bounds__(HIST_NT) onesweep_histogram(const uint32_t *__
     uint32_t one_digit = 0;
     for (int p = 0; p < LAB5_OS_PASSES; p++) {
         uint32_t c = atomicExch(&ctl[LAB5_OS_SUMS + p * LAB5_DIGITS + threadIdx.x], 0u);
-        ctl[LAB5_OS_OFFSETS + p * LAB5_DIGITS + threadIdx.x] = lab5_digit_scan<HIST_NT>(c, scan);
+        ctl[LAB5_OS_OFFSETS + p * LAB5_DIGITS + threadIdx.x] = lab5_digit_scan(c, scan_warps);
         if (__syncthreads_or(c == n))
             one_digit |= 1u << p;
     }
@@ -191,7 +191,7 @@ static __device__ __forceinline__ uint32_t look_back(const uint32_t *status, uin
 }
 
 template <lab5_type T, bool PAIRS>
-__global__ void __launch_bounds__(NT, LAB5_ONESWEEP_MIN_BLOCKS)
+static __global__ void __launch_bounds__(NT, LAB5_ONESWEEP_MIN_BLOCKS)
 onesweep_pass(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys_out, uint32_t *values_out,
               uint32_t *keys_alt, uint32_t *values_alt, size_t n, int pass, uint32_t *ctl)
 {
@@ -218,6 +218,8 @@ onesweep_pass(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys
     const size_t tiles = lab5_tile_count(n, S::NV);
     uint32_t *status = ctl + LAB5_OS_STATUS + (size_t)pass * tiles * LAB5_DIGITS;
     const bool digit_thread = threadIdx.x < LAB5_DIGITS;
+    /* where digit t's keys start in this pass's output (read once, used per tile) */
+    const uint32_t digit_offset = digit_thread ? ctl[LAB5_OS_OFFSETS + pass * LAB5_DIGITS + threadIdx.x] : 0;
     uint32_t *row = s.warp_digit[threadIdx.x / 32];
 
     for (;;) {
@@ -241,7 +243,7 @@ onesweep_pass(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys
             st_relaxed(status + (size_t)tile * LAB5_DIGITS + threadIdx.x,
                        lab5_status_pack(tile == 0 ? LAB5_STATUS_P : LAB5_STATUS_A, tile_count));
         }
-        uint32_t digit_start = lab5_digit_scan<NT>(tile_count, s);
+        uint32_t digit_start = lab5_digit_scan(tile_count, s.scan_warps);
         if (digit_thread)
             lab5_warp_starts<NT>(s, digit_start);
         __syncthreads();
@@ -253,7 +255,7 @@ onesweep_pass(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys
                 st_relaxed(status + (size_t)tile * LAB5_DIGITS + threadIdx.x,
                            lab5_status_pack(LAB5_STATUS_P, before + tile_count));
             }
-            s.base[threadIdx.x] = ctl[LAB5_OS_OFFSETS + pass * LAB5_DIGITS + threadIdx.x] + before - digit_start;
+            s.base[threadIdx.x] = digit_offset + before - digit_start;
         }
         __syncthreads();
         lab5_scatter_from_shared<NT, S::VT, T, PAIRS>(s_keys, s_values, count, pass, s.base, dst_keys, dst_values);

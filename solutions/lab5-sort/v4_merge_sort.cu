@@ -87,7 +87,7 @@ static __device__ __forceinline__ void merge_in_shared(uint32_t *s_keys, uint32_
 
 /* Phase 1: sort each tile of NV keys (and values) in shared memory. */
 template <lab5_type T, bool PAIRS>
-__global__ void __launch_bounds__(NT) sort_tiles(const uint32_t *keys, const uint32_t *values, size_t n,
+static __global__ void __launch_bounds__(NT) sort_tiles(const uint32_t *keys, const uint32_t *values, size_t n,
                                                  uint32_t *keys_to, uint32_t *values_to)
 {
     // BEGIN SOLUTION (Step 5.4): load the tile coalesced; sort your VT consecutive keys with odd-even transposition (swap on strictly less); put them back; rounds run = VT, 2 VT, ... < NV: merge_in_shared on your pair of runs; store coalesced
@@ -150,7 +150,7 @@ __global__ void __launch_bounds__(NT) sort_tiles(const uint32_t *keys, const uin
 
 /* Phase 2, part 1: where each tile of a merge pass starts in its A run. */
 template <lab5_type T>
-__global__ void merge_partitions(const uint32_t *keys, size_t n, size_t run, size_t tiles, int64_t *partitions)
+static __global__ void merge_partitions(const uint32_t *keys, size_t n, size_t run, size_t tiles, int64_t *partitions)
 {
     // BEGIN SOLUTION (Step 5.4): one thread per tile t: lab5_merge_tile_at, then lab5_merge_path on the tile's A and B runs at its diag_begin
     size_t t = (size_t)blockIdx.x * PARTITION_NT + threadIdx.x;
@@ -165,7 +165,7 @@ __global__ void merge_partitions(const uint32_t *keys, size_t n, size_t run, siz
 
 /* Phase 2, part 2: tile t of a merge pass merges its share of A and B. */
 template <lab5_type T, bool PAIRS>
-__global__ void __launch_bounds__(NT)
+static __global__ void __launch_bounds__(NT)
 merge_tiles(const uint32_t *keys, const uint32_t *values, size_t n, size_t run, const int64_t *partitions,
             uint32_t *keys_to, uint32_t *values_to)
 {
