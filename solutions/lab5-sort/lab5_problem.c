@@ -133,6 +133,7 @@ lab5_problem *lab5_problem_create_from(const uint32_t *h_keys, size_t n, lab5_ty
     p->pairs = pairs != 0;
     p->keys_bytes = keys_bytes_of(n);
     p->block_bytes = block_bytes_of(n, p->pairs);
+    kit_note_begin("copying %zu keys%s", n, p->pairs ? " and making their values" : "");
     p->h_keys = kit_host_alloc(n * sizeof(uint32_t), "the keys");
     memcpy(p->h_keys, h_keys, n * sizeof(uint32_t));
     if (p->pairs) {
@@ -141,6 +142,7 @@ lab5_problem *lab5_problem_create_from(const uint32_t *h_keys, size_t n, lab5_ty
         for (size_t i = 0; i < n; i++)
             p->h_values[i] = (uint32_t)i;
     }
+    kit_note_end();
 
     p->in = kv_alloc(p, "the input");
     p->out = kv_alloc(p, "the output");
@@ -160,11 +162,13 @@ lab5_problem *lab5_problem_create_from(const uint32_t *h_keys, size_t n, lab5_ty
     ws->cub_temp_bytes = lab5_cub_sort_temp_bytes(n);
     ws->cub_temp = kit_device_alloc(ws->cub_temp_bytes, "CUB's sort scratch");
     /* onesweep's digit sums must be zero before its first launch (it leaves them zero) */
+    kit_note_begin("uploading %.1f GiB of input", (double)p->block_bytes / 1073741824.0);
     if (KIT_CHECK(cudaMemset(ws->onesweep, 0, ws->onesweep_words * sizeof(uint32_t))) ||
         KIT_CHECK(cudaMemcpy(p->in.keys, p->h_keys, n * sizeof(uint32_t), cudaMemcpyHostToDevice)) ||
         (p->pairs &&
          KIT_CHECK(cudaMemcpy(p->in.values, p->h_values, n * sizeof(uint32_t), cudaMemcpyHostToDevice))))
         kit_die(KIT_EXIT_USAGE, "cannot upload the lab5 input");
+    kit_note_end();
     p->io = (lab5_sort_io){ p->in.keys, p->in.values, p->out.keys, p->out.values, n, type, ws };
     return p;
 }
@@ -175,7 +179,9 @@ lab5_problem *lab5_problem_create(size_t n, lab5_type type, lab5_dist dist, int 
         kit_die(KIT_EXIT_USAGE, "lab5: n = %zu is more than %zu keys (onesweep counts keys in 30 bits)", n,
                 LAB5_MAX_N);
     uint32_t *keys = kit_host_alloc(n * sizeof(uint32_t), "the keys");
+    kit_note_begin("generating %zu %s keys (%s)", n, lab5_type_name(type), lab5_dist_names[dist]);
     lab5_generate(keys, n, type, dist, seed);
+    kit_note_end();
     lab5_problem *p = lab5_problem_create_from(keys, n, type, pairs);
     free(keys);
     return p;
@@ -208,7 +214,9 @@ static void reference(lab5_problem *p)
     p->ref_keys = kit_host_alloc(p->n * sizeof(uint32_t), "the reference keys");
     if (p->pairs)
         p->ref_values = kit_host_alloc(p->n * sizeof(uint32_t), "the reference values");
+    kit_note_begin("sorting %zu keys%s on the CPU (the reference)", p->n, p->pairs ? " and values" : "");
     lab5_ref_sort(p->h_keys, p->h_values, p->n, p->type, p->ref_keys, p->ref_values);
+    kit_note_end();
 }
 
 /* ---- cases -------------------------------------------------------------------------------- */
