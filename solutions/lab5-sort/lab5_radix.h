@@ -177,7 +177,7 @@ LAB5_HD int64_t lab5_merge_path(const uint32_t *a, int64_t a_count, const uint32
             lo = mid + 1;
     }
     return lo;
-    // STUB: (void)a; (void)b; (void)type;
+    // STUB: (void)a; (void)b; (void)b_count; (void)type;
     // STUB: return diag < a_count ? diag : a_count; /* wrong: replace with the search */
     // END SOLUTION
 }
