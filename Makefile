@@ -68,6 +68,8 @@ help:
 	@echo "  make check-labs      fail if the committed labs/ differs from what make labs writes"
 	@echo "  make bench           (GPU) rerun every lab's sweep into plots/data/*.csv"
 	@echo "  make plots           render plots/*.png from plots/data/*.csv with gnuplot"
+	@echo "  (lab5 tuning)        bash plots/bench-lab5.sh --build-tune DIR, then --tune DIR OUT on the GPU:"
+	@echo "                       onesweep's tile shapes (lab5.h) side by side with CUB"
 	@echo "  make dist            pack a student copy (no solutions/) into dist/cuda-kit-student.tar.gz"
 	@echo "                       then unpack it alone and run every command its README, sheets and lectures give"
 	@echo "  make clean           remove build outputs"

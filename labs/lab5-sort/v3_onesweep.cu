@@ -1,0 +1,144 @@
+/* Step 5.3: Onesweep (Adinets and Merrill): one read and one write per key per pass.
+ *
+ * Step 5.2 reads every key twice per pass: once to count the tile's digits, once
+ * to scatter them, with a scan of the (digit x tile) counts in between: ~3n
+ * traffic and three launches per pass. Onesweep removes the counting read:
+ *   1. one kernel up front reads the keys once and counts the digits of all four
+ *      passes at the same time (4 x 256 counters per block in shared memory); its
+ *      last block scans them (where each digit starts in the output of each
+ *      pass), decides which passes can be skipped (a digit that every key shares)
+ *      and resets the tickets. It also zeroes the status words of the passes;
+ *   2. one kernel per pass: a tile takes its id from a ticket, loads and counts
+ *      its keys, publishes its 256 digit counts at once (flag A), ranks its keys,
+ *      and then learns, for each digit, how many keys of that digit all earlier
+ *      tiles hold by decoupled look-back over 256 status words per tile (thread t
+ *      walks back over digit t until a P); it publishes the inclusive counts (P)
+ *      and scatters. The keys never go back to memory between count and scatter.
+ * Each status word packs a 2-bit flag over a 30-bit count (lab5_radix.h): one
+ * 32-bit store publishes both, one 32-bit load reads both, so no fence is needed;
+ * loads and stores are .relaxed at GPU scope (they go to L2 and the spin loop
+ * really re-reads). The look-back of a tile waits only for tiles with smaller
+ * tickets, which belong to blocks that are already running.
+ *
+ * Tuned for throughput: 8-bit digits (4 passes), big tiles (384 threads x 20 keys,
+ * 16 with values), keys in registers, ranking by warp match with per-warp
+ * counters (lab5_rank.cuh), counts published before the ranking so successors
+ * rarely wait, values loaded together with the keys (both are in flight at
+ * once), persistent blocks (as many as fit, each taking tiles from the ticket
+ * until none is left: a skipped pass costs one tiny launch), keys written
+ * through shared memory so a warp's stores are runs of one digit.
+ * What is left: ~2n traffic per pass plus one read for the histograms; the
+ * ranking and the look-back are serial phases of a tile that other blocks on
+ * the SM have to cover. Expect: about CUB's onesweep, which is the same method. */
+#include "lab5_rank.cuh"
+
+enum {
+    NT = LAB5_ONESWEEP_NT,
+    VT_KEYS = LAB5_ONESWEEP_VT,
+    VT_PAIRS = LAB5_ONESWEEP_VT_PAIRS,
+    HIST_NT = 256,  /* one thread per digit in the last block */
+    HIST_LOADS = 4, /* 16-byte loads in flight per thread in the histogram kernel */
+};
+static_assert(NT % 32 == 0 && NT >= LAB5_DIGITS, "one thread per digit for the look-back");
+
+/* Blocks per SM the register allocation must allow (-D for tuning). */
+#ifndef LAB5_ONESWEEP_MIN_BLOCKS
+#define LAB5_ONESWEEP_MIN_BLOCKS 2
+#endif
+
+/* [[maybe_unused]]: the starter's stubs do not call these yet */
+[[maybe_unused]] static __device__ __forceinline__ void st_relaxed(uint32_t *p, uint32_t v)
+{
+    asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+[[maybe_unused]] static __device__ __forceinline__ uint32_t ld_relaxed(const uint32_t *p)
+{
+    uint32_t v;
+    asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
+/* ---- the histograms of all four passes --------------------------------------------- */
+
+/* Add the 4 keys of one lane's 16-byte load to the block's counters of every pass.
+ * Sorted, equal or low-bit keys make whole warps hit one counter: a cheap probe
+ * first (lab 1's trick) lets one lane add for the warp, or a lane add its 4 at once. */
+template <lab5_type T>
+static __device__ __forceinline__ void count_quad(uint32_t (*hist)[LAB5_DIGITS], uint4 q)
+{
+    // TODO(Step 5.3): per pass: 4 digits; the whole warp one digit -> lane 0 adds 128; my 4 equal -> add 4; else 4 atomics (about 20 lines)
+    (void)hist; (void)q;
+}
+
+/* Grid-stride over the keys: each warp takes HIST_LOADS x 32 16-byte loads at a
+ * time (all issued before any is counted); the rest one key per thread. Then the
+ * block adds its counters to SUMS; the last block to finish (ticket) scans SUMS
+ * into OFFSETS, writes the PLAN, zeroes SUMS and resets the tickets. Every block
+ * also zeroes its share of the status words (status_words of them). */
+template <lab5_type T>
+static __global__ void __launch_bounds__(HIST_NT) onesweep_histogram(const uint32_t *__restrict__ keys, size_t n,
+                                                             uint32_t *ctl, size_t status_words)
+{
+    // TODO(Step 5.3): zero the block's 4 x 256 counters and its share of the status words; count (full warp tiles with count_quad, then single keys); add the counters to SUMS; the last block (threadFenceReduction ticket) scans SUMS into OFFSETS (lab5_digit_scan), sets PLAN (lab5_plan of the passes where a count equals n), zeroes SUMS and the tickets (about 55 lines)
+}
+
+/* ---- one digit pass ----------------------------------------------------------------------- */
+
+template <bool PAIRS>
+struct pass_shape {
+    static constexpr int VT = PAIRS ? VT_PAIRS : VT_KEYS;
+    static constexpr int NV = NT * VT;
+    /* dynamic shared memory: the sorted tile's keys (and values) */
+    static constexpr size_t SMEM = (size_t)NV * sizeof(uint32_t) * (PAIRS ? 2 : 1);
+};
+
+/* Thread t < 256, tile > 0: the number of keys of digit t in all tiles before
+ * `tile`, by walking back over their status words until an inclusive count (P). */
+[[maybe_unused]] static __device__ __forceinline__ uint32_t look_back(const uint32_t *status, uint32_t tile)
+{
+    // TODO(Step 5.3): from tile - 1 down: spin while the word is X; add its count; stop at a P (about 10 lines)
+    (void)status; (void)tile;
+    return 0;
+}
+
+template <lab5_type T, bool PAIRS>
+static __global__ void __launch_bounds__(NT, LAB5_ONESWEEP_MIN_BLOCKS)
+onesweep_pass(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys_out, uint32_t *values_out,
+              uint32_t *keys_alt, uint32_t *values_alt, size_t n, int pass, uint32_t *ctl)
+{
+    typedef pass_shape<PAIRS> S;
+    // TODO(Step 5.3): skip a pass the PLAN leaves out; pick source and destination (lab5_live_before, lab5_write_to_output); loop: ticket; load; warp histograms; publish A (P for tile 0); digit scan; rank; look back, publish P, set base; scatter (about 60 lines)
+}
+
+/* ---- the launcher ----------------------------------------------------------------------------- */
+
+/* Blocks of a kernel that fit on the whole GPU at once (the persistent grid), asked once. */
+template <typename K>
+static int resident_blocks(K kernel, int threads, size_t smem, int *blocks)
+{
+    int dev = 0, sms = 0, per_sm = 0;
+    if (int err = KIT_CHECK(cudaGetDevice(&dev)))
+        return err;
+    if (int err = KIT_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)))
+        return err;
+    if (int err = KIT_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem)))
+        return err;
+    *blocks = sms * (per_sm > 0 ? per_sm : 1);
+    return 0;
+}
+
+template <lab5_type T, bool PAIRS>
+struct onesweep {
+    static int run(const lab5_sort_io *io, cudaStream_t stream)
+    {
+        typedef pass_shape<PAIRS> S;
+        // TODO(Step 5.3): once: opt in to S::SMEM of dynamic shared memory and the largest carveout, size both grids; histogram kernel (zeroes the status of 4 x tiles), then the 4 pass kernels (about 33 lines)
+        (void)io; (void)stream;
+        return KIT_TODO;
+    }
+};
+
+extern "C" int lab5_onesweep(const lab5_sort_io *io, cudaStream_t stream)
+{
+    return lab5_dispatch<onesweep>(io, stream);
+}
