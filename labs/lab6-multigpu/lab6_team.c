@@ -58,8 +58,11 @@ static int open_lanes(lab6_team *t, char *why, size_t len)
         snprintf(t->names + used, sizeof t->names - used, "%s%s", l ? ", " : "", prop.name);
         t->step_done[l] = kit_host_alloc(events * sizeof(cudaEvent_t), "the ring's events");
         int r = 0;
+        /* Non-blocking lanes: no implicit waits on the legacy default stream, whose
+         * synchronous calls could otherwise stall a GPU whose NCCL kernel waits for a
+         * peer. Every order between lanes is an explicit event. */
         for (int k = 0; k < LAB6_LANES && !r; k++)
-            r = KIT_CHECK(cudaStreamCreate(&t->lane[l][k])) ||
+            r = KIT_CHECK(cudaStreamCreateWithFlags(&t->lane[l][k], cudaStreamNonBlocking)) ||
                 KIT_CHECK(cudaEventCreateWithFlags(&t->joined[l][k], cudaEventDisableTiming));
         for (size_t e = 0; e < events && !r; e++)
             r = KIT_CHECK(cudaEventCreateWithFlags(&t->step_done[l][e], cudaEventDisableTiming));
@@ -114,7 +117,9 @@ int lab6_team_open(lab6_team *t, int first_device, int G, char *why, size_t len)
     if (LAB6_NCCL(ncclCommInitAll(t->comm, G, t->device)))
         return fail(why, len, "ncclCommInitAll on %d GPU(s) failed (see above)", G);
     t->peer_access = enable_peer_access(t);
-    return lab6_use(t, 0);
+    if (lab6_use(t, 0))
+        return fail(why, len, "cannot use device %d", t->device[0]);
+    return 0;
 }
 
 static int write_id_file(const char *path, const ncclUniqueId *id)

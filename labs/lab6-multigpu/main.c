@@ -13,7 +13,8 @@ static const char *type_arg = "f32", *op_arg = "all", *id_file;
 static const kit_flag lab6_flags[] = {
     { "--gpus", KIT_FLAG_INT, "G", "GPUs in the ring, all driven by this process (default: every visible GPU)",
       &gpus_arg, 1, LAB6_MAX_LOCAL },
-    { "--op", KIT_FLAG_STRING, "OP", "allreduce, histogram, scan, sort or all (default all)", &op_arg, 0, 0 },
+    { "--op", KIT_FLAG_STRING, "OP", "allreduce, histogram, scan, sort, a comma-separated list, or all (default all)",
+      &op_arg, 0, 0 },
     { "--type", KIT_FLAG_STRING, "T", "all-reduce values: i32, f32 or all (default f32)", &type_arg, 0, 0 },
     { "--chunks", KIT_FLAG_INT, "K", "ring: chunks per segment, pipelined over two streams (default 4, 1..16)",
       &chunks, 1, LAB6_MAX_CHUNKS },
@@ -42,9 +43,23 @@ static void print_bus_bandwidth(const kit_report *rep, int first_row, int G, dou
     }
 }
 
+/* Is `name` one of the comma-separated words of `list`? */
+static int in_list(const char *list, const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *w = list;;) {
+        size_t wlen = strcspn(w, ",");
+        if (wlen == len && !strncmp(w, name, len))
+            return 1;
+        if (!w[wlen])
+            return 0;
+        w += wlen + 1;
+    }
+}
+
 static int op_selected(const kit_options *opt, lab6_op op)
 {
-    if (strcmp(op_arg, "all") && strcmp(op_arg, lab6_op_name(op)))
+    if (strcmp(op_arg, "all") && !in_list(op_arg, lab6_op_name(op)))
         return 0;
     for (int v = 0; v < lab6_variant_count; v++)
         if (lab6_variants[v].op == op && kit_variant_selected(opt, lab6_variants[v].info.slug))
@@ -125,11 +140,14 @@ int main(int argc, char **argv)
         types[type_count++] = LAB6_F32;
     if (!type_count)
         kit_usage_error(&lab6, "--type must be i32, f32 or all, got '%s'", type_arg);
-    int any_op = 0;
+    int known = 0, words = 1;
+    for (const char *c = op_arg; *c; c++)
+        words += *c == ',';
     for (int op = 0; op < LAB6_OPS; op++)
-        any_op |= !strcmp(op_arg, lab6_op_name((lab6_op)op));
-    if (!any_op && strcmp(op_arg, "all"))
-        kit_usage_error(&lab6, "--op must be allreduce, histogram, scan, sort or all, got '%s'", op_arg);
+        known += in_list(op_arg, lab6_op_name((lab6_op)op));
+    if (strcmp(op_arg, "all") && known != words)
+        kit_usage_error(&lab6, "--op takes allreduce, histogram, scan, sort (or several, comma-separated) or all,"
+                               " got '%s'", op_arg);
     if (rank_arg >= 0 && !ranks_arg)
         kit_usage_error(&lab6, "--rank needs --ranks");
 
@@ -171,7 +189,8 @@ int main(int argc, char **argv)
     } else {
         int count = 0;
         cudaGetDeviceCount(&count);
-        bad = lab6_team_open(&team, opt.device, gpus_arg ? (int)gpus_arg : count - opt.device, why, sizeof why);
+        int all = count - opt.device < LAB6_MAX_LOCAL ? count - opt.device : LAB6_MAX_LOCAL;
+        bad = lab6_team_open(&team, opt.device, gpus_arg ? (int)gpus_arg : all, why, sizeof why);
     }
     if (bad)
         kit_die(KIT_EXIT_USAGE, "lab6: %s", why);

@@ -184,7 +184,10 @@ typedef struct {
 extern const lab6_variant lab6_variants[];
 extern const int lab6_variant_count;
 const char *lab6_op_name(lab6_op op);
-/* The rows' names for the per-GPU CUB kernel of an application: "cub-sortkeys". */
+/* The CUB routine an application runs on each GPU (and on one GPU), as the rows name
+ * it: "cub-hist" (DeviceHistogram::HistogramEven), "cub-scan" (DeviceReduce::Sum and
+ * DeviceScan::ExclusiveScan, or ExclusiveSum on one GPU), "cub-sortkeys"
+ * (DeviceRadixSort::SortKeys; DeviceMerge::MergeKeys merges the runs). */
 const char *lab6_kernel_name(lab6_op op);
 
 /* ---- CPU reference (lab6_ref.c) ------------------------------------------------------ */
@@ -220,8 +223,8 @@ typedef struct lab6_app_problem lab6_app_problem;
 lab6_app_problem *lab6_app_create(const lab6_team *t, lab6_op op, size_t total, const char *dist, int bins,
                                   uint64_t seed);
 void lab6_app_destroy(lab6_app_problem *p);
-/* Variant v of the table (an application on every GPU), or the same work on one GPU
- * when v == LAB6_ONE_GPU. */
+/* Variant v of the table (an application on every GPU; row "sort@2gpu"), or the same
+ * work on one GPU when v == LAB6_ONE_GPU (row "one-gpu:cub-sortkeys"). */
 #define LAB6_ONE_GPU (-1)
 kit_case lab6_app_case(lab6_app_problem *p, int v);
 void lab6_app_copy_limit(lab6_app_problem *p, kit_config *cfg);

@@ -468,7 +468,10 @@ kit_case lab6_app_case(lab6_app_problem *p, int v)
     if (!one && (v < 0 || v >= lab6_variant_count || lab6_variants[v].op != p->op))
         kit_die(KIT_EXIT_USAGE, "lab6: variant %d is not the %s of this problem", v, lab6_op_name(p->op));
     p->ctx[one] = (app_ctx){ p, v };
-    snprintf(p->row_name[one], sizeof p->row_name[one], "%s@%dgpu", lab6_op_name(p->op), one ? 1 : p->team->gpus);
+    if (one)
+        snprintf(p->row_name[1], sizeof p->row_name[1], "one-gpu:%s", lab6_kernel_name(p->op));
+    else
+        snprintf(p->row_name[0], sizeof p->row_name[0], "%s@%dgpu", lab6_op_name(p->op), p->team->gpus);
     double keys = (double)p->total * sizeof(uint32_t);
     /* GB/s counts each key read once (histogram), read and written once (scan, sort) */
     return (kit_case){ .variant = p->row_name[one], .prepare = app_prepare, .run = app_run, .check = app_check,

@@ -29,6 +29,6 @@ const char *lab6_op_name(lab6_op op)
 
 const char *lab6_kernel_name(lab6_op op)
 {
-    static const char *const names[LAB6_OPS] = { "-", "cub-histogram-even", "cub-scan", "cub-sortkeys" };
+    static const char *const names[LAB6_OPS] = { "-", "cub-hist", "cub-scan", "cub-sortkeys" };
     return op >= 0 && op < LAB6_OPS ? names[op] : "?";
 }

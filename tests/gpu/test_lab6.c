@@ -40,9 +40,11 @@ static void open_team(lab6_team *t, int G)
     cr_assert(eq(int, lab6_team_open(t, 0, G, why, sizeof why), 0), "%s", why);
 }
 
+static int find(const char *slug) { return kit_variant_find(KIT_VARIANTS(lab6_variants, lab6_variant_count), slug); }
+
 static int index_of(const char *slug)
 {
-    int v = kit_variant_find(KIT_VARIANTS(lab6_variants, lab6_variant_count), slug);
+    int v = find(slug);
     cr_assert(ge(int, v, 0), "no variant %s", slug);
     return v;
 }
@@ -252,7 +254,7 @@ static int run_rank(int rank, int ranks, const char *id_file, char *why, size_t 
     int status = 0;
     for (int s = 0; s < 2 && !status; s++) {
         lab6_reduce_problem *p = lab6_reduce_create(&team, sizes[s], LAB6_F32, 2, 1);
-        kit_case c = lab6_reduce_case(p, index_of("nccl"));
+        kit_case c = lab6_reduce_case(p, find("nccl"));
         status = (int)kit_check_case(&c, 0, why, len);
         lab6_reduce_destroy(p);
         for (int op = LAB6_HISTOGRAM; op < LAB6_OPS && !status; op++) {
