@@ -328,12 +328,12 @@ lab6_app_problem *lab6_app_create(const lab6_team *t, lab6_op op, size_t total, 
         lab6_split(total, (size_t)G, 1, (size_t)lab6_rank(t, l), &p->begin[l], &count);
         p->io.count[l] = count;
         p->out_bytes[l] = app_out_bytes(p, count);
+        if (lab6_use(t, l)) /* CUB sizes its scratch for the current device */
+            kit_die(KIT_EXIT_USAGE, "cannot use device %d", t->device[l]);
         size_t temp = app_temp_bytes(p, l);
         size_t extra = op == LAB6_SORT ? (count + total) * sizeof(uint32_t) : 0;
         size_t one_out = app_out_bytes(p, total) > key_bytes ? app_out_bytes(p, total) : key_bytes;
         size_t one_gpu = l == 0 ? key_bytes + one_out + one_gpu_temp_bytes(p) : 0;
-        if (lab6_use(t, l))
-            kit_die(KIT_EXIT_USAGE, "cannot use device %d", t->device[l]);
         kit_require_device_bytes(count * sizeof(uint32_t) + p->out_bytes[l] + temp + extra + one_gpu, "lab6's application");
         p->d_in[l] = alloc_on(t, l, count * sizeof(uint32_t), "a shard");
         upload(p->d_in[l], p->h_keys + p->begin[l], count * sizeof(uint32_t), "a shard");
@@ -350,6 +350,7 @@ lab6_app_problem *lab6_app_create(const lab6_team *t, lab6_op op, size_t total, 
         p->io.out[l] = p->d_out[l];
     }
     /* the same work on one GPU */
+    lab6_use(t, 0);
     p->one_out_bytes = app_out_bytes(p, total);
     p->one_temp_bytes = one_gpu_temp_bytes(p);
     p->one_in = alloc_on(t, 0, key_bytes, "the one-GPU keys");

@@ -256,13 +256,20 @@ int lab6_launcher_env(int *rank, int *ranks, int *local_rank, char *job, size_t 
     return 0;
 }
 
+/* `stream` may be 0, the legacy stream of the *current* device: both functions touch
+ * it only while local GPU 0 is current. */
 int lab6_fork(const lab6_team *t, cudaStream_t stream)
 {
-    int r = KIT_CHECK(cudaEventRecord(t->fork, stream));
-    for (int l = 0; l < t->local && !r; l++)
+    int r = lab6_use(t, 0);
+    if (!r)
+        r = KIT_CHECK(cudaEventRecord(t->fork, stream));
+    for (int l = 0; l < t->local && !r; l++) {
+        r = lab6_use(t, l);
         for (int k = 0; k < LAB6_LANES && !r; k++)
             r = KIT_CHECK(cudaStreamWaitEvent(t->lane[l][k], t->fork, 0));
-    return r;
+    }
+    int back = lab6_use(t, 0);
+    return r ? r : back;
 }
 
 int lab6_join(const lab6_team *t, cudaStream_t stream)
@@ -270,13 +277,13 @@ int lab6_join(const lab6_team *t, cudaStream_t stream)
     int r = 0;
     for (int l = 0; l < t->local && !r; l++) {
         r = lab6_use(t, l);
-        for (int k = 0; k < LAB6_LANES && !r; k++) {
+        for (int k = 0; k < LAB6_LANES && !r; k++)
             r = KIT_CHECK(cudaEventRecord(t->joined[l][k], t->lane[l][k]));
-            if (!r)
-                r = KIT_CHECK(cudaStreamWaitEvent(stream, t->joined[l][k], 0));
-        }
     }
     int back = lab6_use(t, 0);
+    for (int l = 0; l < t->local && !r && !back; l++)
+        for (int k = 0; k < LAB6_LANES && !r; k++)
+            r = KIT_CHECK(cudaStreamWaitEvent(stream, t->joined[l][k], 0));
     return r ? r : back;
 }
 
