@@ -70,6 +70,7 @@ lab6_reduce_problem *lab6_reduce_create(const lab6_team *t, size_t n, lab6_type 
 
     /* The reference: every ring position's input, added in rank order. Inputs depend
      * only on (seed, rank), so each process builds all of them itself. */
+    kit_note_begin("lab6: building the inputs of %d GPU(s) and their sum (%zu values each)", G, n);
     p->h_ref = kit_host_alloc(bytes, "the reference");
     void *h_in = kit_host_alloc(bytes, "an input");
     lab6_fill_reduce_input(p->h_ref, n, type, seed, 0);
@@ -78,6 +79,7 @@ lab6_reduce_problem *lab6_reduce_create(const lab6_team *t, size_t n, lab6_type 
         const void *both[2] = { p->h_ref, h_in };
         lab6_ref_allreduce(both, 2, n, type, p->h_ref);
     }
+    kit_note_end();
 
     int one_process = t->local == G;
     for (int l = 0; l < t->local; l++) {
@@ -318,9 +320,11 @@ lab6_app_problem *lab6_app_create(const lab6_team *t, lab6_op op, size_t total, 
     p->op = op;
     p->total = total;
     p->bins = bins;
+    kit_note_begin("lab6: building %zu keys and the CPU reference (%s)", total, lab6_op_name(op));
     p->h_keys = kit_host_alloc(key_bytes, "the keys");
     lab6_fill_keys(p->h_keys, total, op, dist, bins, seed);
     app_reference(p);
+    kit_note_end();
     p->io = (lab6_app_io){ .team = t, .total = total, .bins = bins, .ws = &p->ws };
 
     for (int l = 0; l < t->local; l++) {

@@ -168,6 +168,10 @@ int main(int argc, char **argv)
         kit_usage_error(&lab6, "--gpus is for one process driving every GPU; with one process per GPU the ring has"
                                " one GPU per process (%d here)", ranks);
     if (ranks) {
+        /* Every rank must run every collective the same number of times: a time
+         * budget could stop one rank's repetitions earlier than another's, leaving
+         * the other waiting in a collective for ever. */
+        opt.budget_s = 0;
         opt.device += local_rank;
         if (rank != 0) { /* rank 0 prints the table and writes the CSV */
             opt.csv_path = NULL;
