@@ -6,7 +6,8 @@
 #   make test                  CPU suites always, GPU suites when a GPU is present
 #
 # Variables: ARCH=sm_90 (default: the local GPU, or sm_75 PTX when there is none),
-#            NVCC=/path/to/nvcc, LAB=N for grade/sanitize, GRADE_FORMAT=tap|json.
+#            NVCC=/path/to/nvcc, LAB=N for grade/sanitize, GRADE_FORMAT=tap|json,
+#            NCCL_HOME=/path (lab6 only: where NCCL is; NCCL_HOME=none builds without it).
 
 SHELL := /bin/bash
 NVCC ?= $(shell command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
@@ -35,6 +36,42 @@ lab_num = $(patsubst lab%,%,$(firstword $(subst -, ,$(1))))
 LAB_NUMS := $(foreach d,$(LAB_DIRS),$(call lab_num,$(d)))
 lab_dir = $(filter lab$(1)-%,$(LAB_DIRS))
 
+# ---- NCCL (lab6 only) -------------------------------------------------------------
+# Labs that call NCCL build only where it is found; everything else builds and tests
+# without it. Searched in NCCL_HOME when it is set (and only there: NCCL_HOME=none
+# turns lab6 off), else in the CUDA toolkit's folders, else in the usual system
+# paths. NCCL_HOME is a prefix with include/nccl.h and lib/libnccl.so*, e.g. the
+# nvidia/nccl folder of the nvidia-nccl-cu13 wheel (which has only libnccl.so.2).
+NCCL_LABS := 6
+MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
+NCCL_PREFIXES := $(if $(NCCL_HOME),$(NCCL_HOME),$(CUDA_HOME) /usr /usr/local)
+NCCL_INC := $(firstword $(foreach p,$(NCCL_PREFIXES),$(patsubst %/nccl.h,%,$(wildcard $(p)/include/nccl.h))))
+NCCL_LIB := $(firstword $(foreach p,$(NCCL_PREFIXES),$(foreach d,lib64 lib lib/$(MULTIARCH),\
+              $(wildcard $(p)/$(d)/libnccl.so $(p)/$(d)/libnccl.so.2))))
+HAVE_NCCL := $(if $(and $(NCCL_INC),$(NCCL_LIB)),yes)
+ifeq ($(HAVE_NCCL),yes)
+CFLAGS_KIT += -I$(NCCL_INC)
+NVFLAGS += -I$(NCCL_INC)
+# The library file itself (the wheel has no libnccl.so link), found again at run time.
+NCCL_LDLIBS := -Xlinker $(NCCL_LIB) -Xlinker -rpath=$(patsubst %/,%,$(dir $(NCCL_LIB)))
+BUILD_NUMS := $(LAB_NUMS)
+else
+BUILD_NUMS := $(filter-out $(NCCL_LABS),$(LAB_NUMS))
+endif
+comma := ,
+NCCL_WHERE := $(if $(NCCL_HOME),NCCL_HOME=$(NCCL_HOME),$(CUDA_HOME)/{include$(comma)lib64$(comma)lib}$(comma) /usr and /usr/local)
+# Every target of a lab that needs NCCL, where there is none: this advice, exit status 2.
+define NCCL_ADVICE
+	@echo "lab$(1) needs NCCL (include/nccl.h and libnccl.so), not found in $(NCCL_WHERE)." >&2
+	@echo "Get it with one of:" >&2
+	@echo "  sudo apt-get install libnccl-dev      (NVIDIA's CUDA apt repository), then make lab$(1)" >&2
+	@echo "  pip install nvidia-nccl-cu13, then    make lab$(1) NCCL_HOME=<site-packages>/nvidia/nccl" >&2
+	@echo "      (python3 -c 'import nvidia.nccl; print(nvidia.nccl.__path__[0])' prints that folder)" >&2
+	@echo "  make lab$(1) NCCL_HOME=/path/to/nccl    (any folder holding include/nccl.h and lib/libnccl.so)" >&2
+	@echo "Everything else builds and tests without NCCL; 'make deps' says what was found." >&2
+	@exit 2
+endef
+
 COMMON_SRC := $(wildcard common/*.c)
 COMMON_OBJ := $(COMMON_SRC:%=$(BUILD)/%.o)
 
@@ -47,10 +84,11 @@ lab_lib_obj = $(filter-out %/main.c.o,$(call lab_obj,$(1),$(2)))
 .PHONY: all help deps labs check-labs test grade sanitize plots bench dist clean
 
 ifeq ($(SOURCE_TREE),solutions)
-all: $(addprefix solution,$(LAB_NUMS)) $(addprefix lab,$(LAB_NUMS))
+all: $(addprefix solution,$(BUILD_NUMS)) $(addprefix lab,$(BUILD_NUMS))
 else
-all: $(addprefix lab,$(LAB_NUMS))
+all: $(addprefix lab,$(BUILD_NUMS))
 endif
+	@$(if $(HAVE_NCCL),true,echo "note: lab$(NCCL_LABS) not built: NCCL not found ('make lab$(NCCL_LABS)' says how to get it)")
 
 help:
 	@echo "Targets:"
@@ -73,11 +111,13 @@ help:
 	@echo "  make dist            pack a student copy (no solutions/) into dist/cuda-kit-student.tar.gz"
 	@echo "                       then unpack it alone and run every command its README, sheets and lectures give"
 	@echo "  make clean           remove build outputs"
-	@echo "Variables: ARCH=sm_90 (default native), NVCC=path, LAB=N, GRADE_FORMAT=tap|json"
+	@echo "Variables: ARCH=sm_90 (default native), NVCC=path, LAB=N, GRADE_FORMAT=tap|json,"
+	@echo "           NCCL_HOME=path (where NCCL is; lab6 only, NCCL_HOME=none builds without it)"
+	@echo "lab6 (several GPUs, NCCL): $(if $(HAVE_NCCL),NCCL found ($(NCCL_LIB)),NCCL not found: lab6 is left out; 'make lab6' says how to get it)"
 
 # ---- dependencies ---------------------------------------------------------------
 deps:
-	@bash tools/deps.sh "$(NVCC)"
+	@NCCL_INC="$(NCCL_INC)" NCCL_LIB="$(NCCL_LIB)" bash tools/deps.sh "$(NVCC)"
 
 # ---- compiling ------------------------------------------------------------------
 $(BUILD)/common/%.c.o: common/%.c
@@ -105,35 +145,44 @@ $(BUILD)/tests/%.c.o: tests/%.c
 	$(CC) $(CFLAGS_KIT) $(TEST_INCLUDES) -c $< -o $@
 
 # ---- one lab: ./labN, ./solutionN and its grading binary ---------------------------
+lab_ldlibs = $(LDLIBS) $(if $(filter $(1),$(NCCL_LABS)),$(NCCL_LDLIBS))
 define LAB_RULES
 lab$(1): $(call lab_obj,labs,$(2)) $(COMMON_OBJ) $(ARCH_STAMP)
-	$(NVCC) -arch=$(ARCH) -o $$@ $$(filter %.o,$$^) $(LDLIBS)
+	$(NVCC) -arch=$(ARCH) -o $$@ $$(filter %.o,$$^) $(call lab_ldlibs,$(1))
 	@mkdir -p $(BUILD)/bin && cp $$@ $(BUILD)/bin/
 ifeq ($(SOURCE_TREE),solutions)
 solution$(1): $(call lab_obj,solutions,$(2)) $(COMMON_OBJ) $(ARCH_STAMP)
-	$(NVCC) -arch=$(ARCH) -o $$@ $$(filter %.o,$$^) $(LDLIBS)
+	$(NVCC) -arch=$(ARCH) -o $$@ $$(filter %.o,$$^) $(call lab_ldlibs,$(1))
 	@mkdir -p $(BUILD)/bin && cp $$@ $(BUILD)/bin/
 endif
 $(BUILD)/tests/grade_lab$(1): $(BUILD)/tests/grade/test_lab$(1).c.o $(call lab_lib_obj,labs,$(2)) $(COMMON_OBJ)
-	$(NVCC) -arch=$(ARCH) -o $$@ $$^ -lcriterion $(LDLIBS)
+	$(NVCC) -arch=$(ARCH) -o $$@ $$^ -lcriterion $(call lab_ldlibs,$(1))
 # This lab's suites alone (its GPU suite and tests/cpu/test_lab$(1)_*.c), for working on one lab.
 $(BUILD)/tests/test_lab$(1): $(BUILD)/tests/gpu/test_lab$(1).c.o $(patsubst %,$(BUILD)/%.o,$(wildcard tests/cpu/test_lab$(1)_*.c)) $(call lab_lib_obj,$(SOURCE_TREE),$(2)) $(COMMON_OBJ)
-	$(NVCC) -arch=$(ARCH) -o $$@ $$^ -lcriterion $(LDLIBS)
+	$(NVCC) -arch=$(ARCH) -o $$@ $$^ -lcriterion $(call lab_ldlibs,$(1))
 $(BUILD)/tests/grade/test_lab$(1).c.o: tests/gpu/test_lab$(1).c
 	@mkdir -p $$(dir $$@)
 	$(CC) $(CFLAGS_KIT) -Ilabs/$(2) -Itests -c $$< -o $$@
 endef
-$(foreach d,$(LAB_DIRS),$(eval $(call LAB_RULES,$(call lab_num,$(d)),$(d))))
+define LAB_WITHOUT_NCCL_RULES
+.PHONY: lab$(1) $(if $(filter solutions,$(SOURCE_TREE)),solution$(1)) $(BUILD)/tests/grade_lab$(1) $(BUILD)/tests/test_lab$(1)
+lab$(1) $(if $(filter solutions,$(SOURCE_TREE)),solution$(1)) $(BUILD)/tests/grade_lab$(1) $(BUILD)/tests/test_lab$(1):
+$(call NCCL_ADVICE,$(1))
+endef
+$(foreach d,$(LAB_DIRS),$(eval $(call $(if $(filter $(call lab_num,$(d)),$(BUILD_NUMS)),LAB_RULES,LAB_WITHOUT_NCCL_RULES),$(call lab_num,$(d)),$(d))))
 
 # ---- tests ---------------------------------------------------------------------------
 # One binary holds every suite, so `make test` ends with one Criterion synthesis line.
-TEST_SRC := $(wildcard tests/cpu/*.c) $(wildcard tests/gpu/*.c)
+# Without NCCL, the GPU suite and objects of the labs that need it stay out; their
+# CPU suites (tests/cpu/test_labN_*.c, host logic only) still run.
+BUILD_DIRS := $(foreach d,$(LAB_DIRS),$(if $(filter $(call lab_num,$(d)),$(BUILD_NUMS)),$(d)))
+TEST_SRC := $(wildcard tests/cpu/*.c) $(filter $(BUILD_NUMS:%=tests/gpu/test_lab%.c),$(wildcard tests/gpu/*.c))
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.c.o)
 TEST_INCLUDES := $(addprefix -I$(SOURCE_TREE)/,$(LAB_DIRS)) -Itests
-SOLUTION_LIBS := $(foreach d,$(LAB_DIRS),$(call lab_lib_obj,$(SOURCE_TREE),$(d)))
+SOLUTION_LIBS := $(foreach d,$(BUILD_DIRS),$(call lab_lib_obj,$(SOURCE_TREE),$(d)))
 
 $(BUILD)/tests/kit_tests: $(TEST_OBJ) $(SOLUTION_LIBS) $(COMMON_OBJ)
-	$(NVCC) -arch=$(ARCH) -o $@ $^ -lcriterion $(LDLIBS)
+	$(NVCC) -arch=$(ARCH) -o $@ $^ -lcriterion $(LDLIBS) $(if $(HAVE_NCCL),$(NCCL_LDLIBS))
 
 # Criterion forks a worker per test; GPU tests must not share the device: -j1.
 # With solutions/ (the instructor's tree, CI): any failure fails, and the skipped

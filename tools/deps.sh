@@ -35,6 +35,17 @@ if [[ -z $major || $major -lt 12 ]]; then
     exit 1
 fi
 echo "deps: nvcc $version at $(command -v "$nvcc" || echo "$nvcc")"
+# NCCL, for lab6 only: the Makefile's search result arrives in NCCL_INC / NCCL_LIB.
+# Not installed here (it comes from NVIDIA's repository or a wheel); its absence is no error.
+if [[ -n ${NCCL_INC:-} && -n ${NCCL_LIB:-} ]]; then
+    nccl_version=$(awk '/#define NCCL_(MAJOR|MINOR|PATCH) /{v = v (v ? "." : "") $3} END{print v}' "$NCCL_INC/nccl.h")
+    echo "deps: NCCL $nccl_version at $NCCL_LIB: lab6 (several GPUs) builds"
+else
+    echo "deps: NCCL not found: lab6 (several GPUs) is left out, everything else builds. To get it:"
+    echo "      sudo apt-get install libnccl-dev (NVIDIA's CUDA apt repository), or"
+    echo "      pip install nvidia-nccl-cu13 and make NCCL_HOME=<site-packages>/nvidia/nccl, or"
+    echo "      make NCCL_HOME=/path/to/nccl (a folder holding include/nccl.h and lib/libnccl.so)"
+fi
 if nvidia-smi -L >/dev/null 2>&1; then
     echo "deps: GPU: $(nvidia-smi -L | head -1)"
 else

@@ -1,0 +1,68 @@
+/* Step 6.2: the ring all-reduce, written by hand over peer-to-peer reads.
+ *
+ * The n values are cut into G segments. Reduce-scatter, G-1 steps: at step q GPU g
+ * reads its left neighbour's running sum of one segment (its input at step 0) and adds
+ * its own input, so after G-1 steps it holds the complete sum of one segment.
+ * All-gather, G-1 steps: GPU g copies a complete segment from its neighbour. Which
+ * segment, which buffer: lab6_ring_step_of (lab6_plan.h, checked on the CPU). Every
+ * GPU reads 2(G-1)/G x n values over one link, and every link is busy in both
+ * directions at once: the least any all-reduce can move.
+ *
+ * Chunked and pipelined: each segment is cut into io->chunks chunks; step q of chunk
+ * k on GPU g waits (an event) only for step q-1 of chunk k on the neighbour, and the
+ * chunks alternate between two streams per GPU, so while one chunk waits for its
+ * neighbour the other moves data, and no GPU idles until a whole segment is done.
+ *
+ * What is still slow: each step is a kernel launch plus an event wait (microseconds),
+ * so small messages are latency-bound; the add kernel reads over the link with plain
+ * loads, where NCCL's kernels are tuned per protocol.
+ * Expect: close to NCCL's bus bandwidth at large n, far below it at small n.
+ * Needs every GPU in this process, with peer access. */
+#include "lab6_sum.cuh"
+
+extern "C" int lab6_ring(const lab6_reduce_io *io)
+{
+    const lab6_team *t = io->team;
+    if (!t->peer_access)
+        return lab6_needs_one_process(t, "ring");
+    if (io->n == 0)
+        return 0;
+    // BEGIN SOLUTION (Step 6.2): a ring of one copies; otherwise, step-major (so every event is recorded before anyone waits for it), for each GPU and chunk: wait for the neighbour's previous step, add or copy, record lab6_step_event
+    const int G = t->gpus, chunks = io->chunks;
+    const size_t elem = lab6_type_bytes(io->type);
+    int r = 0;
+    if (G == 1) { /* a ring of one: the sum is the input */
+        if ((r = lab6_use(t, 0)))
+            return r;
+        return KIT_CHECK(cudaMemcpyAsync(io->out[0], io->in[0], io->n * elem, cudaMemcpyDeviceToDevice, t->lane[0][0]));
+    }
+    for (int q = 0; q < lab6_ring_steps(G) && !r; q++)
+        for (int g = 0; g < G && !r; g++) {
+            r = lab6_use(t, g);
+            lab6_ring_step step = lab6_ring_step_of(G, g, q);
+            int left = lab6_ring_left(G, g);
+            const char *from = (const char *)(step.from == LAB6_INPUT ? io->in[left] : io->out[left]);
+            size_t seg_begin, seg_count;
+            lab6_split(io->n, (size_t)G, LAB6_RING_GRANULE, (size_t)step.segment, &seg_begin, &seg_count);
+            for (int k = 0; k < chunks && !r; k++) {
+                cudaStream_t lane = t->lane[g][k % LAB6_LANES];
+                size_t begin, count;
+                lab6_split(seg_count, (size_t)chunks, LAB6_RING_GRANULE, (size_t)k, &begin, &count);
+                size_t offset = (seg_begin + begin) * elem;
+                if (q > 0)
+                    r = KIT_CHECK(cudaStreamWaitEvent(lane, lab6_step_event(t, left, q - 1, chunks, k), 0));
+                if (!r && count && step.add_own_input) {
+                    const void *arrays[2] = { from + offset, (const char *)io->in[g] + offset };
+                    r = lab6_launch_sum(t, g, lane, io->type, arrays, 2, (char *)io->out[g] + offset, count);
+                } else if (!r && count) {
+                    r = KIT_CHECK(cudaMemcpyAsync((char *)io->out[g] + offset, from + offset, count * elem,
+                                                  cudaMemcpyDeviceToDevice, lane));
+                }
+                if (!r)
+                    r = KIT_CHECK(cudaEventRecord(lab6_step_event(t, g, q, chunks, k), lane));
+            }
+        }
+    return r;
+    // STUB: return KIT_TODO;
+    // END SOLUTION
+}
