@@ -44,13 +44,24 @@ int kit_launch_check_(const char *file, int line);
 /* Print to stderr and exit with status code. */
 void kit_die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
 
+/* No run may look hung. Wrap a host step that can take a while (a CPU reference,
+ * data for a large n) in kit_note_begin("building the CPU reference") ...
+ * kit_note_end(): if the step runs longer than 3 s, a note on stderr says what is
+ * running and for how long, every 10 s, and when it ends. One step at a time;
+ * kit_note_end returns the seconds the step took. */
+void kit_note_begin(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+double kit_note_end(void);
+
 /* ---- sizes, statistics, random numbers ---------------------------------- */
 
 /* Parse "1048576", "2^20", "2^20+7", "2^24-1" or "1<<20" into *out.
  * Returns 0, or -1 for anything else (negative, garbage, overflow). */
 int kit_parse_size(const char *text, size_t *out);
 
-typedef struct { double median, min, max; } kit_stats;
+typedef struct {
+    double median, min, max;
+    int runs; /* how many samples */
+} kit_stats;
 /* Median/min/max of n samples (the array is sorted in place). n >= 1. */
 kit_stats kit_stats_of(double *samples, int n);
 
@@ -115,6 +126,7 @@ typedef struct {
 typedef struct {
     size_t n;            /* --n; default lab->default_n */
     int reps, warmup;    /* --reps, --warmup */
+    double budget_s;     /* --budget: seconds one row may take before its repetitions stop */
     const char *variant; /* --variant; "all" by default */
     int list, sweep, help;
     const char *csv_path; /* --csv or NULL */
@@ -178,7 +190,9 @@ int kit_poison(void *d_ptr, size_t bytes, cudaStream_t stream);
 int kit_compare_i32(const int32_t *got, const int32_t *expected, size_t n, char *msg, size_t len);
 int kit_compare_i64(const int64_t *got, const int64_t *expected, size_t n, char *msg, size_t len);
 int kit_compare_u32(const uint32_t *got, const uint32_t *expected, size_t n, char *msg, size_t len);
-/* Floats: |got - expected| <= abs_tol + rel_tol * |expected|; 0, 0 means bit-exact. */
+/* Floats: |got - expected| <= abs_tol + rel_tol * |expected|. An expected infinity
+ * needs the same infinity, a NaN any NaN. abs_tol = rel_tol = 0 means bit-exact:
+ * equal values of the same sign (-0.0 is not +0.0); NaNs still match any NaN. */
 int kit_compare_f32(const float *got, const float *expected, size_t n, double abs_tol,
                     double rel_tol, char *msg, size_t len);
 int kit_compare_f64(const double *got, const double *expected, size_t n, double abs_tol,
@@ -228,7 +242,9 @@ typedef struct {
 typedef struct {
     char lab[16], variant[40], type[16], dist[32], param[64];
     size_t n;
-    kit_stats ms;
+    kit_stats ms;         /* ms.runs < planned_runs: the time budget cut the repetitions */
+    int planned_runs;
+    char baseline[40];    /* the row the speedup is relative to ("" for memcpy) */
     double gbytes_s, gitems_s, pct_of_memcpy, speedup;
     kit_status status;
     char why[256];
@@ -243,11 +259,19 @@ typedef struct {
     size_t flush_bytes;
 } kit_report;
 
-/* Time a case's run with CUDA events: warmup runs, then reps runs. Before each
- * timed run, outside the timed span: the case's reset (if any), then an L2 flush
- * (flush_buf of flush_bytes, may be NULL). */
-int kit_time(const kit_case *c, cudaStream_t stream, int warmup, int reps, void *flush_buf,
-             size_t flush_bytes, kit_stats *out);
+/* How to time a case: warmup untimed runs, then reps timed runs, within a budget of
+ * seconds (0: none). Once the budget is spent the runs stop early (at least one is
+ * timed; warm-up stops at half the budget); out->runs says how many were timed. */
+typedef struct {
+    int warmup, reps;
+    double budget_s;
+    void *flush_buf;   /* written before every timed run so L2 starts cold; may be NULL */
+    size_t flush_bytes;
+} kit_timing;
+
+/* Time a case's run with CUDA events. Before each timed run, outside the timed span:
+ * the case's reset (if any), then the L2 flush. */
+int kit_time(const kit_case *c, cudaStream_t stream, const kit_timing *t, kit_stats *out);
 
 void kit_report_open(kit_report *rep, const kit_options *opt, const kit_device *dev);
 /* What every driver does first: open the --device GPU (exit 2 with the reason if

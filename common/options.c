@@ -43,6 +43,8 @@ void kit_print_usage(const kit_lab *lab, FILE *to)
                 "  --list           list the variants and exit\n"
                 "  --reps R         timed repetitions, median reported (default 20, 1..10000)\n"
                 "  --warmup W       untimed runs before timing (default 3, 0..1000)\n"
+                "  --budget S       seconds one row may take: fewer runs once spent, marked in the\n"
+                "                   table and the CSV's runs column (default 10; 0 = no limit)\n"
                 "  --csv FILE       also write the rows as CSV to FILE (GPU name in the header)\n"
                 "  --seed S         seed of the input data (default 1)\n"
                 "  --device D       CUDA device to use (default 0)\n"
@@ -137,6 +139,7 @@ int kit_parse_options(const kit_lab *lab, int argc, char **argv, kit_options *op
     opt->n = lab->default_n;
     opt->reps = 20;
     opt->warmup = 3;
+    opt->budget_s = 10;
     opt->variant = "all";
     opt->seed = 1;
     opt->dist = lab->dists ? lab->dists[0] : "-";
@@ -163,7 +166,7 @@ int kit_parse_options(const kit_lab *lab, int argc, char **argv, kit_options *op
 
         /* everything else takes a value */
         int known = lab_flag || !strcmp(a, "--n") || !strcmp(a, "--reps") ||
-                    !strcmp(a, "--warmup") || !strcmp(a, "--variant") || !strcmp(a, "--csv") ||
+                    !strcmp(a, "--warmup") || !strcmp(a, "--budget") || !strcmp(a, "--variant") || !strcmp(a, "--csv") ||
                     !strcmp(a, "--seed") || !strcmp(a, "--dist") || !strcmp(a, "--device");
         if (!known)
             return fail(err, err_len, "unknown option '%s'", a);
@@ -186,6 +189,10 @@ int kit_parse_options(const kit_lab *lab, int argc, char **argv, kit_options *op
             if (parse_int_in(a, v, 0, 1000, &x, err, err_len))
                 return -1;
             opt->warmup = (int)x;
+        } else if (!strcmp(a, "--budget")) {
+            if (parse_int_in(a, v, 0, 86400, &x, err, err_len))
+                return -1;
+            opt->budget_s = (double)x;
         } else if (!strcmp(a, "--variant")) {
             if (strcmp(v, "all") && kit_variant_find(lab->variants, v) < 0)
                 return fail(err, err_len, "unknown variant '%s' (see --list)", v);

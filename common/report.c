@@ -19,11 +19,16 @@ void kit_print_table_head(FILE *to)
 void kit_print_table_row(FILE *to, const kit_row *r)
 {
     const char *param = r->param[0] ? r->param : "-";
-    if (r->status == KIT_PASS)
+    if (r->status == KIT_PASS) {
+        char status[64];
+        if (r->ms.runs < r->planned_runs) /* the time budget cut the repetitions */
+            snprintf(status, sizeof status, "PASS (budget: %d of %d runs)", r->ms.runs, r->planned_runs);
+        else
+            snprintf(status, sizeof status, "PASS");
         fprintf(to, "%-22s %12zu %-6s %-10s %-10s %10.4f %10.4f %10.4f %9.1f %9.2f %7.1f%% %7.2fx  %s\n",
                 r->variant, r->n, r->type, r->dist, param, r->ms.median, r->ms.min, r->ms.max,
-                r->gbytes_s, r->gitems_s, r->pct_of_memcpy, r->speedup, kit_status_name(r->status));
-    else {
+                r->gbytes_s, r->gitems_s, r->pct_of_memcpy, r->speedup, status);
+    } else {
         char n[24];
         snprintf(n, sizeof n, "%zu", r->n);
         fprintf(to, table_head, r->variant, n, r->type, r->dist, param, "-", "-", "-", "-", "-", "-",
@@ -41,14 +46,15 @@ void kit_csv_header(FILE *to, const kit_device *dev)
     fprintf(to, "# gpu=%s; sms=%d; cc=%d.%d; cuda=%d.%d; date=%s\n", dev->name, dev->sms,
             dev->cc_major, dev->cc_minor, runtime / 1000, runtime % 1000 / 10, date);
     fprintf(to, "lab,variant,n,type,dist,param,median_ms,min_ms,max_ms,gbytes_s,gitems_s,"
-                "pct_of_memcpy,speedup,status\n");
+                "pct_of_memcpy,speedup,status,runs,baseline\n");
 }
 
 void kit_csv_row(FILE *to, const kit_row *r)
 {
-    fprintf(to, "%s,%s,%zu,%s,%s,%s,%.6f,%.6f,%.6f,%.3f,%.4f,%.2f,%.4f,%s\n", r->lab, r->variant,
+    fprintf(to, "%s,%s,%zu,%s,%s,%s,%.6f,%.6f,%.6f,%.3f,%.4f,%.2f,%.4f,%s,%d,%s\n", r->lab, r->variant,
             r->n, r->type, r->dist, r->param[0] ? r->param : "-", r->ms.median, r->ms.min, r->ms.max,
-            r->gbytes_s, r->gitems_s, r->pct_of_memcpy, r->speedup, kit_status_name(r->status));
+            r->gbytes_s, r->gitems_s, r->pct_of_memcpy, r->speedup, kit_status_name(r->status),
+            r->ms.runs, r->baseline[0] ? r->baseline : "-");
 }
 
 void kit_report_open(kit_report *rep, const kit_options *opt, const kit_device *dev)
@@ -65,8 +71,9 @@ void kit_report_open(kit_report *rep, const kit_options *opt, const kit_device *
     /* Twice the L2, so nothing the previous run touched is still cached. */
     rep->flush_bytes = 2 * (dev->l2_bytes ? dev->l2_bytes : (64u << 20));
     rep->flush_buf = kit_device_alloc(rep->flush_bytes, "the L2 flush buffer");
-    fprintf(table_out(), "timing: median of %d runs after %d warm-up runs, L2 flushed before each run\n\n",
-            opt->reps, opt->warmup);
+    fprintf(table_out(), "timing: median of %d runs after %d warm-up runs, L2 flushed before each run;"
+            " at most %.0f s per row (--budget)\n", opt->reps, opt->warmup, opt->budget_s);
+    fprintf(table_out(), "speedup: relative to the first variant of each configuration that passes\n\n");
 }
 
 cudaStream_t kit_begin(const kit_options *opt, kit_report *rep)
@@ -103,7 +110,7 @@ void kit_report_add(kit_report *rep, const kit_row *row)
         kit_csv_row(rep->csv, row);
 }
 
-static void row_init(kit_row *row, const kit_config *cfg, const char *variant)
+static void row_init(kit_row *row, const kit_config *cfg, const char *variant, int planned_runs)
 {
     memset(row, 0, sizeof *row);
     snprintf(row->lab, sizeof row->lab, "%s", cfg->lab);
@@ -112,6 +119,7 @@ static void row_init(kit_row *row, const kit_config *cfg, const char *variant)
     snprintf(row->dist, sizeof row->dist, "%s", cfg->dist);
     snprintf(row->param, sizeof row->param, "%s", cfg->param);
     row->n = cfg->n;
+    row->planned_runs = planned_runs;
 }
 
 static void row_rates(kit_row *row, double bytes, double items, double memcpy_gbs,
@@ -176,6 +184,33 @@ kit_status kit_check_case(const kit_case *c, cudaStream_t stream, char *why, siz
     return KIT_PASS;
 }
 
+/* Check, then time, one case within the row's time budget; the note on stderr
+ * speaks up if either takes long. */
+static void check_and_time(kit_report *rep, const kit_options *opt, const kit_case *c,
+                           cudaStream_t stream, kit_row *row)
+{
+    kit_note_begin("checking %s at n = %zu", c->variant, row->n);
+    row->status = kit_check_case(c, stream, row->why, sizeof row->why);
+    double checked_s = kit_note_end();
+    if (row->status != KIT_PASS)
+        return;
+    double left_s = opt->budget_s - checked_s;
+    kit_timing t = { .warmup = opt->warmup, .reps = opt->reps, .budget_s = opt->budget_s,
+                     .flush_buf = rep->flush_buf, .flush_bytes = rep->flush_bytes };
+    if (opt->budget_s > 0) {
+        /* The checked run has warmed up already when it alone spent the budget. */
+        t.warmup = left_s > 0 ? opt->warmup : 0;
+        t.budget_s = left_s > 0 ? left_s : 1e-3;
+    }
+    kit_note_begin("timing %s at n = %zu (%d runs)", c->variant, row->n, opt->reps);
+    int r = kit_time(c, stream, &t, &row->ms);
+    kit_note_end();
+    if (r) {
+        row->status = KIT_ERROR;
+        describe_error(row->why, sizeof row->why, " while timing", r);
+    }
+}
+
 void kit_run_cases(kit_report *rep, const kit_options *opt, const kit_config *cfg,
                    const kit_case *cases, int count, cudaStream_t stream)
 {
@@ -183,32 +218,29 @@ void kit_run_cases(kit_report *rep, const kit_options *opt, const kit_config *cf
     /* The limit: a device-to-device copy of the same bytes, read + write counted. */
     copy_ctx copy = { cfg->copy_src, cfg->copy_dst, cfg->copy_bytes };
     kit_case copy_case = { .variant = "memcpy", .run = run_memcpy, .ctx = &copy };
-    row_init(&row, cfg, "memcpy");
-    int r = kit_time(&copy_case, stream, opt->warmup, opt->reps, rep->flush_buf, rep->flush_bytes,
-                     &row.ms);
-    if (r) {
-        row.status = KIT_ERROR;
-        describe_error(row.why, sizeof row.why, "", r);
-    }
-    double memcpy_gbs = row.ms.median > 0 ? 2.0 * cfg->copy_bytes / (row.ms.median * 1e-3) / 1e9 : 0;
+    row_init(&row, cfg, "memcpy", opt->reps);
+    check_and_time(rep, opt, &copy_case, stream, &row);
+    double memcpy_gbs = row.status == KIT_PASS && row.ms.median > 0
+                            ? 2.0 * cfg->copy_bytes / (row.ms.median * 1e-3) / 1e9 : 0;
     row_rates(&row, 2.0 * cfg->copy_bytes, cfg->items, memcpy_gbs, 0); /* no speedup: 0 */
     kit_report_add(rep, &row);
 
     double baseline_ms = 0;
+    char baseline[40] = "";
     for (int i = 0; i < count; i++) {
         const kit_case *c = &cases[i];
-        row_init(&row, cfg, c->variant);
-        row.status = kit_check_case(c, stream, row.why, sizeof row.why);
+        row_init(&row, cfg, c->variant, opt->reps);
+        check_and_time(rep, opt, c, stream, &row);
         if (row.status == KIT_PASS) {
-            r = kit_time(c, stream, opt->warmup, opt->reps, rep->flush_buf, rep->flush_bytes, &row.ms);
-            if (r) {
-                row.status = KIT_ERROR;
-                describe_error(row.why, sizeof row.why, " while timing", r);
-            } else {
-                if (baseline_ms == 0)
-                    baseline_ms = row.ms.median;
-                row_rates(&row, c->bytes, c->items, memcpy_gbs, baseline_ms);
+            if (baseline_ms == 0) {
+                baseline_ms = row.ms.median;
+                snprintf(baseline, sizeof baseline, "%s", c->variant);
+                if (i > 0) /* the speedup column moves: say so */
+                    fprintf(table_out(), "(speedup below is relative to %s: %s did not pass)\n",
+                            baseline, cases[0].variant);
             }
+            snprintf(row.baseline, sizeof row.baseline, "%s", baseline);
+            row_rates(&row, c->bytes, c->items, memcpy_gbs, baseline_ms);
         }
         kit_report_add(rep, &row);
         if (row.status == KIT_ERROR)

@@ -134,6 +134,7 @@ kit_stats kit_stats_of(double *samples, int n)
     s.min = samples[0];
     s.max = samples[n - 1];
     s.median = n % 2 ? samples[n / 2] : 0.5 * (samples[n / 2 - 1] + samples[n / 2]);
+    s.runs = n;
     return s;
 }
 
@@ -218,11 +219,14 @@ KIT_COMPARE_BODY(KIT_NE, "%lld", (long long))
 int kit_compare_u32(const uint32_t *got, const uint32_t *expected, size_t n, char *msg, size_t len)
 KIT_COMPARE_BODY(KIT_NE, "0x%08x", (unsigned))
 
-/* A NaN matches only a NaN; zero tolerances mean equal values. */
+/* A NaN matches only a NaN, an infinity only the same infinity; zero tolerances
+ * mean bit-exact, so the sign of a zero counts too. */
 static int float_differs(double got, double expected, double abs_tol, double rel_tol)
 {
     if (isnan(got) || isnan(expected))
         return !(isnan(got) && isnan(expected));
+    if (isinf(got) || isinf(expected) || (abs_tol == 0 && rel_tol == 0))
+        return got != expected || signbit(got) != signbit(expected);
     return fabs(got - expected) > abs_tol + rel_tol * fabs(expected);
 }
 #define KIT_FLOAT_DIFFERS(a, b) float_differs((double)(a), (double)(b), abs_tol, rel_tol)

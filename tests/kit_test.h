@@ -10,8 +10,42 @@
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 #include <criterion/parameterized.h>
+#include <criterion/redirect.h>
 
 #include "kit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The kit's root folder, for tests that run its scripts or read its fixtures:
+ * $KIT_ROOT if set, otherwise three levels above the test binary
+ * (ROOT/build/tests/BINARY), so a suite built in one place runs from anywhere. */
+static inline const char *kit_test_root(void)
+{
+    static char root[4096];
+    if (root[0])
+        return root;
+    const char *env = getenv("KIT_ROOT");
+    if (env && *env) {
+        snprintf(root, sizeof root, "%s", env);
+    } else {
+        ssize_t len = readlink("/proc/self/exe", root, sizeof root - 1);
+        cr_assert(gt(sz, (size_t)(len > 0 ? len : 0), 0), "cannot read /proc/self/exe: set KIT_ROOT");
+        root[len] = '\0';
+        for (int up = 0; up < 3; up++) {
+            char *slash = strrchr(root, '/');
+            if (slash)
+                *slash = '\0';
+        }
+    }
+    char probe[4200];
+    snprintf(probe, sizeof probe, "%s/tools/mklabs.sh", root);
+    cr_assert(eq(int, access(probe, R_OK), 0),
+              "the kit's root was taken to be '%s' (no tools/mklabs.sh there): set KIT_ROOT", root);
+    return root;
+}
 
 /* Skip the calling test unless a CUDA device can be opened. */
 #define KIT_TEST_REQUIRE_GPU()                                              \
@@ -20,6 +54,20 @@
         char why_[512];                                                     \
         if (kit_device_open(0, &dev_, why_, sizeof why_))                   \
             cr_skip_test("GPU suite skipped: %s", why_);                    \
+    } while (0)
+
+/* Skip the calling test, with the reason, unless `bytes` of device memory (plus
+ * headroom for the context and library scratch) are free: the tests past 2^31
+ * elements run where the GPU is large enough and say so where it is not. A skip is
+ * reported as "not run", never as a pass (tools/grade.sh). */
+#define KIT_TEST_REQUIRE_DEVICE_BYTES(bytes, what)                                          \
+    do {                                                                                    \
+        KIT_TEST_REQUIRE_GPU();                                                             \
+        size_t free_ = 0, total_ = 0;                                                       \
+        size_t need_ = (size_t)(bytes) + ((size_t)1 << 30);                                 \
+        if (cudaMemGetInfo(&free_, &total_) != cudaSuccess || need_ > free_)                \
+            cr_skip_test("%s needs %.1f GiB of device memory; %.1f GiB are free", (what),  \
+                         need_ / 1073741824.0, free_ / 1073741824.0);                       \
     } while (0)
 
 /* Judge a case exactly as the driver does: poison, run, wait, compare with the

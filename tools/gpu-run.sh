@@ -1,36 +1,55 @@
 #!/usr/bin/env bash
-# gpu-run.sh BINDIR OUTDIR [N ...]: everything a GPU node checks, with prebuilt
-# binaries (make all build/tests/kit_tests ARCH=sm_XX; binaries are copied into
-# build/bin, Criterion's libraries with ../shared/tools/bundle-libs.sh into
-# build/bin/lib): the test suites, compute-sanitizer on every variant of labs N...
-# (default: all), and each lab's bench script into OUTDIR/data.
+# gpu-run.sh BINDIR OUTDIR STEP...: what a GPU node checks and measures, with
+# prebuilt binaries (make all build/tests/kit_tests ARCH=sm_XX; binaries copied into
+# BINDIR, Criterion's libraries with bundle-libs.sh into BINDIR/lib). Each STEP runs
+# under its own time limit and logs into OUTDIR; a line per step says how long it took.
+#   tests:PATTERN[:SECONDS]   the Criterion suites matching PATTERN (e.g. 'lab3_*/*')
+#   sanitize:N[:SECONDS]      compute-sanitizer on every variant of solutionN
+#   bench:N[:SECONDS]         plots/bench-labN.sh into OUTDIR/data
+#   grade:BINARY:N:PATTERN    tools/grade.sh on a prebuilt grading binary, one filter
+#   cmd:NAME:SECONDS:COMMAND  any command (output in OUTDIR/NAME.log)
 set -uo pipefail
-bindir=$1 out=$2
+bindir=$(realpath "$1") out=$(realpath -m "$2")
 shift 2
-labs=("$@")
-if ((${#labs[@]} == 0)); then
-    labs=($(ls "$bindir" | sed -n 's/^solution\([0-9]\)$/\1/p'))
-fi
 export LD_LIBRARY_PATH=$bindir/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-mkdir -p "$out/data" "$out/sanitize"
-nvidia-smi >"$out/nvidia-smi.txt" 2>&1
+export KIT_ROOT=$PWD NCCL_NVLS_ENABLE=0
+mkdir -p "$out/data" "$out/logs"
+nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,clocks.max.mem --format=csv >"$out/logs/gpu.txt" 2>&1
 t0=$(date +%s)
-stamp() { echo "[$(($(date +%s) - t0)) s] $*"; }
-if [[ ${SKIP_TESTS:-0} != 1 ]]; then
-    stamp "tests"
-    timeout 900 "$bindir/kit_tests" -j1 --short-filename ${TEST_FILTER:+--filter "$TEST_FILTER"} >"$out/tests.log" 2>&1
-    tail -1 "$out/tests.log"
-fi
-for n in "${labs[@]}"; do
-    if [[ ${SKIP_SANITIZE:-0} != 1 ]]; then
-        stamp "sanitize lab$n"
-        SANITIZE_LOGS=$out/sanitize timeout 600 bash tools/sanitize.sh "$bindir/solution$n" >"$out/sanitize_lab$n.txt" 2>&1
-        cat "$out/sanitize_lab$n.txt"
-    fi
-    if [[ ${SKIP_BENCH:-0} != 1 && -f plots/bench-lab$n.sh ]]; then
-        stamp "bench lab$n"
-        timeout 900 bash "plots/bench-lab$n.sh" "$bindir" "$out/data" >"$out/bench_lab$n.log" 2>&1
-        tail -3 "$out/bench_lab$n.log"
-    fi
-done
-stamp "done"
+stamp() { printf '[%4d s] %s\n' "$(($(date +%s) - t0))" "$*"; }
+for step in "$@"; do
+    IFS=: read -r kind a b c <<<"$step"
+    s0=$(date +%s)
+    case $kind in
+    tests)
+        name=tests_$(tr -c 'A-Za-z0-9\n' '_' <<<"$a" | sed 's/_*$//')
+        timeout "${b:-300}" "$bindir/kit_tests" -j1 --short-filename --filter "$a" --tap="$out/logs/$name.tap" \
+            >"$out/logs/$name.log" 2>&1
+        rc=$?
+        result="$(tail -1 "$out/logs/$name.log") rc=$rc; $(grep '# SKIP' "$out/logs/$name.tap" 2>/dev/null | grep -vc 'test was skipped$') skipped"
+        grep -h '^\[FAIL\]\|^\[----\].*:[0-9]*: ' "$out/logs/$name.log" | head -20 ;;
+    sanitize)
+        SANITIZE_LOGS=$out/logs/sanitize timeout "${b:-300}" bash tools/sanitize.sh "$bindir/solution$a" \
+            >"$out/logs/sanitize_lab$a.txt" 2>&1
+        rc=$?
+        result="rc=$rc"
+        grep -vE 'clean +clean +clean +clean' "$out/logs/sanitize_lab$a.txt" | grep -v '^logs:' | head -20 ;;
+    bench)
+        timeout "${b:-300}" bash "plots/bench-lab$a.sh" "$bindir" "$out/data" >"$out/logs/bench_lab$a.log" 2>&1
+        rc=$?
+        result="rc=$rc" ;;
+    grade)
+        GRADE_FILTER=$c timeout 600 bash tools/grade.sh "$bindir/$a" "$b" score >"$out/logs/grade_$a.log" 2>&1
+        rc=$?
+        result="rc=$rc: $(grep -E '^(lab|total)' "$out/logs/grade_$a.log" | tr '\n' ';')" ;;
+    cmd)
+        timeout "$b" bash -c "$c" >"$out/logs/$a.log" 2>&1
+        rc=$?
+        result="rc=$rc" ;;
+    *) result="unknown step '$step'" ;;
+    esac
+    stamp "$step: $(($(date +%s) - s0)) s: $result"
+done | tee "$out/logs/steps.txt"
+# at most 8 files come back: pack the logs
+tar czf "$out/logs.tgz" -C "$out" logs && rm -rf "$out/logs"
+tar czf "$out/data.tgz" -C "$out" data && rm -rf "$out/data"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # sanitize.sh BINARY [EXTRA ARGS]: run every variant of a lab at a small size under
-# compute-sanitizer's four tools and print a variant x tool table. The size
+# compute-sanitizer's four tools and print a variant x tool table (./labN is the
+# student's code, ./solutionN the reference). The size
 # (SANITIZE_N, default 4099) gives a partial warp, a partial block and several
 # blocks. The four tools run side by side. Without EXTRA ARGS, each line of the
 # lab's sanitize.args (solutions/labN-*/sanitize.args, if any) is one more set of
@@ -10,9 +11,14 @@
 set -uo pipefail
 bin=$1
 shift
+if ! nvidia-smi -L >/dev/null 2>&1; then
+    echo "sanitize: no GPU visible (nvidia-smi): compute-sanitizer needs a GPU to run $(basename "$bin")" >&2
+    exit 2
+fi
 if (($# == 0)) && [[ -z ${SANITIZE_ONE_SET:-} ]]; then
     lab=$(basename "$bin" | sed 's/^[a-z]*\([0-9]*\)$/\1/')
-    args_file=$(ls solutions/lab"$lab"-*/sanitize.args labs/lab"$lab"-*/sanitize.args 2>/dev/null | head -1)
+    tree=$([[ $(basename "$bin") == solution* ]] && echo solutions || echo labs)
+    args_file=$(ls "$tree"/lab"$lab"-*/sanitize.args 2>/dev/null | head -1)
     if [[ -n $args_file ]]; then
         status=0
         SANITIZE_ONE_SET=1 bash "$0" "$bin" || status=1
@@ -28,7 +34,7 @@ logs=${SANITIZE_LOGS:-build/sanitize}
 n=${SANITIZE_N:-4099}
 mkdir -p "$logs"
 sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-[[ -x $sanitizer ]] || { echo "sanitize: compute-sanitizer not found" >&2; exit 2; }
+[[ -x $sanitizer ]] || { echo "sanitize: compute-sanitizer not found (it comes with the CUDA toolkit)" >&2; exit 2; }
 tools=(memcheck racecheck synccheck initcheck)
 variants=$("$bin" --list | awk '{print $1}')
 name=$(basename "$bin")

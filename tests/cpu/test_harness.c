@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* ---- sizes ---------------------------------------------------------------- */
 
@@ -140,6 +141,7 @@ Test(harness_options, defaults)
     cr_assert(eq(sz, opt.n, 1000));
     cr_assert(eq(int, opt.reps, 20));
     cr_assert(eq(int, opt.warmup, 3));
+    cr_assert(eq(dbl, opt.budget_s, 10));
     cr_assert(eq(str, (char *)opt.variant, "all"));
     cr_assert(eq(str, (char *)opt.dist, "uniform"));
     cr_assert(eq(int, opt.sweep, 0));
@@ -151,9 +153,10 @@ Test(harness_options, every_flag_parses)
     char err[256];
     const char *argv[] = { "lab9", "--n", "2^20+7", "--reps", "5", "--warmup", "0", "--variant",
                            "fast", "--sweep", "--csv", "out.csv", "--seed", "99", "--dist",
-                           "kwarp:4", "--device", "1", "--bins", "4096", "--trace" };
+                           "kwarp:4", "--device", "1", "--bins", "4096", "--trace", "--budget", "0" };
     fake_trace = 0;
-    cr_assert(eq(int, parse(&opt, err, 21, argv), 0), "%s", err);
+    cr_assert(eq(int, parse(&opt, err, 23, argv), 0), "%s", err);
+    cr_assert(eq(dbl, opt.budget_s, 0));
     cr_assert(eq(sz, opt.n, ((size_t)1 << 20) + 7));
     cr_assert(eq(int, opt.reps, 5));
     cr_assert(eq(int, opt.warmup, 0));
@@ -196,6 +199,8 @@ Test(harness_options, every_error_path)
         { 3, { "lab9", "--bins", "0" }, "must be in" },
         { 3, { "lab9", "--bins", "1e3" }, "expects an integer" },
         { 3, { "lab9", "--csv", "" }, "needs a file name" },
+        { 3, { "lab9", "--budget", "-1" }, "must be in" },
+        { 3, { "lab9", "--budget", "ten" }, "expects an integer" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         kit_options opt;
@@ -261,6 +266,54 @@ Test(harness_compare, floats_with_and_without_tolerance)
               "NaN never passes");
 }
 
+/* An expected infinity is matched only by the same infinity, whatever the tolerance. */
+Test(harness_compare, infinity_needs_the_same_infinity)
+{
+    double inf = 1.0 / 0.0;
+    double expected[] = { inf }, finite[] = { 1e308 }, minus[] = { -inf }, same[] = { inf };
+    char msg[256];
+    cr_assert(eq(int, kit_compare_f64(finite, expected, 1, 1e-3, 1e-3, msg, sizeof msg), 1), "finite vs +inf");
+    cr_assert(eq(int, kit_compare_f64(minus, expected, 1, 1e-3, 1e-3, msg, sizeof msg), 1), "-inf vs +inf");
+    cr_assert(eq(int, kit_compare_f64(same, expected, 1, 1e-3, 1e-3, msg, sizeof msg), 0), "+inf vs +inf");
+    cr_assert(eq(int, kit_compare_f64(expected, finite, 1, 1e-3, 1e-3, msg, sizeof msg), 1), "+inf vs finite");
+    float f_inf[] = { (float)inf }, f_big[] = { 3e38f };
+    cr_assert(eq(int, kit_compare_f32(f_big, f_inf, 1, 1, 1, msg, sizeof msg), 1), "float: finite vs +inf");
+}
+
+/* Bit-exact mode (zero tolerances) tells -0.0 from +0.0; a tolerance does not. */
+Test(harness_compare, bit_exact_mode_sees_the_sign_of_zero)
+{
+    float plus[] = { 0.0f }, minus[] = { -0.0f };
+    double d_plus[] = { 0.0 }, d_minus[] = { -0.0 };
+    char msg[256];
+    cr_assert(eq(int, kit_compare_f32(minus, plus, 1, 0, 0, msg, sizeof msg), 1), "-0 vs +0, exact");
+    cr_assert(eq(int, kit_compare_f32(plus, minus, 1, 0, 0, msg, sizeof msg), 1), "+0 vs -0, exact");
+    cr_assert(eq(int, kit_compare_f32(plus, plus, 1, 0, 0, msg, sizeof msg), 0), "+0 vs +0, exact");
+    cr_assert(eq(int, kit_compare_f64(d_minus, d_plus, 1, 0, 0, msg, sizeof msg), 1), "double -0 vs +0");
+    cr_assert(eq(int, kit_compare_f32(minus, plus, 1, 1e-6, 0, msg, sizeof msg), 0), "with a tolerance");
+}
+
+/* ---- progress notes -------------------------------------------------------------- */
+
+Test(harness_note, a_quick_step_says_nothing_a_slow_one_says_what_runs, .init = cr_redirect_stderr)
+{
+    kit_note_begin("doing something quick");
+    kit_note_end();
+    kit_note_begin("sleeping on purpose");
+    struct timespec nap = { 3, 600000000 }; /* past the 3 s threshold */
+    nanosleep(&nap, NULL);
+    double took = kit_note_end();
+    cr_assert(ge(dbl, took, 3.5));
+    fflush(stderr);
+    FILE *err = cr_get_redirected_stderr();
+    char text[1024] = "";
+    size_t len = fread(text, 1, sizeof text - 1, err);
+    text[len] = '\0';
+    cr_assert(strstr(text, "quick") == NULL, "a quick step printed: %s", text);
+    cr_assert(strstr(text, "still sleeping on purpose") != NULL, "no note while running: %s", text);
+    cr_assert(strstr(text, "done sleeping on purpose") != NULL, "no note at the end: %s", text);
+}
+
 /* ---- CSV ------------------------------------------------------------------------ */
 
 Test(harness_csv, header_names_the_gpu_and_rows_match_the_columns)
@@ -271,8 +324,9 @@ Test(harness_csv, header_names_the_gpu_and_rows_match_the_columns)
     FILE *mem = open_memstream(&buf, &len);
     kit_csv_header(mem, &dev);
     kit_row row = { .lab = "lab9", .variant = "fast", .type = "i32", .dist = "uniform",
-                    .param = "bins=256", .n = 1024, .ms = { 0.5, 0.25, 1.0 }, .gbytes_s = 8.25,
-                    .gitems_s = 2.048, .pct_of_memcpy = 50.5, .speedup = 2.0, .status = KIT_PASS };
+                    .param = "bins=256", .n = 1024, .ms = { 0.5, 0.25, 1.0, 7 }, .gbytes_s = 8.25,
+                    .gitems_s = 2.048, .pct_of_memcpy = 50.5, .speedup = 2.0, .status = KIT_PASS,
+                    .planned_runs = 20, .baseline = "base" };
     kit_csv_row(mem, &row);
     fclose(mem);
 
@@ -280,7 +334,8 @@ Test(harness_csv, header_names_the_gpu_and_rows_match_the_columns)
     char *line3 = strchr(line2, '\n') + 1;
     cr_assert(eq(int, strncmp(buf, "# gpu=Test GPU 9000;", 20), 0), "%s", buf);
     cr_assert(eq(int, strncmp(line2, "lab,variant,n,type,dist,param,median_ms,min_ms,max_ms,"
-                                     "gbytes_s,gitems_s,pct_of_memcpy,speedup,status\n", 96), 0));
+                                     "gbytes_s,gitems_s,pct_of_memcpy,speedup,status,runs,baseline\n",
+                                     109), 0));
     /* as many fields in a row as in the header */
     int header_commas = 0, row_commas = 0;
     for (char *c = line2; *c != '\n'; c++)
@@ -289,6 +344,6 @@ Test(harness_csv, header_names_the_gpu_and_rows_match_the_columns)
         row_commas += *c == ',';
     cr_assert(eq(int, row_commas, header_commas));
     cr_assert(eq(str, line3, "lab9,fast,1024,i32,uniform,bins=256,0.500000,0.250000,1.000000,"
-                             "8.250,2.0480,50.50,2.0000,PASS\n"));
+                             "8.250,2.0480,50.50,2.0000,PASS,7,base\n"));
     free(buf);
 }

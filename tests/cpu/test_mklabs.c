@@ -7,9 +7,10 @@
 
 static char *run_tool(const char *fixture, int *status)
 {
-    char cmd[1024];
+    char cmd[9000];
+    const char *root = kit_test_root();
     snprintf(cmd, sizeof cmd, "bash %s/tools/mklabs.sh --file %s/tests/cpu/fixtures/%s 2>&1",
-             KIT_ROOT, KIT_ROOT, fixture);
+             root, root, fixture);
     FILE *p = popen(cmd, "r");
     cr_assert(not(eq(ptr, p, NULL)));
     static char out[8192];
@@ -21,8 +22,8 @@ static char *run_tool(const char *fixture, int *status)
 
 static char *read_file(const char *name)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/tests/cpu/fixtures/%s", KIT_ROOT, name);
+    char path[4400];
+    snprintf(path, sizeof path, "%s/tests/cpu/fixtures/%s", kit_test_root(), name);
     FILE *f = fopen(path, "r");
     cr_assert(not(eq(ptr, f, NULL)), "cannot open %s", path);
     static char text[8192];

@@ -1,0 +1,70 @@
+/* CPU suite for the grader's scoring (tools/grade.awk): a skipped test is "not run",
+ * never a pass; a suite whose tests were all skipped does not score 100%. */
+#include "kit_test.h"
+
+/* Score a TAP text as `make grade LAB=9` would; returns the grader's output. */
+static char *score(const char *tap)
+{
+    char tap_path[] = "/tmp/kit_grade_XXXXXX";
+    int fd = mkstemp(tap_path);
+    cr_assert(ge(int, fd, 0));
+    cr_assert(eq(sz, (size_t)write(fd, tap, strlen(tap)), strlen(tap)));
+    close(fd);
+    char cmd[8400];
+    snprintf(cmd, sizeof cmd, "awk -v lab=lab9 -f %s/tools/grade.awk %s 2>&1", kit_test_root(), tap_path);
+    FILE *p = popen(cmd, "r");
+    cr_assert(not(eq(ptr, p, NULL)));
+    static char out[4096];
+    size_t len = fread(out, 1, sizeof out - 1, p);
+    out[len] = '\0';
+    cr_assert(eq(int, pclose(p), 0), "%s", out);
+    unlink(tap_path);
+    return out;
+}
+
+Test(grade, a_skip_is_not_a_pass)
+{
+    char *out = score("ok - lab9_v1::sizes  (0.01s)\n"
+                      "ok - lab9_v1::huge  # SKIP needs 20 GiB of device memory\n");
+    cr_assert(strstr(out, "lab9_v1      1/1   100.0%") != NULL, "%s", out);
+    cr_assert(strstr(out, "1 not run (needs 20 GiB of device memory)") != NULL, "%s", out);
+    cr_assert(strstr(out, "2/2") == NULL, "a skip was counted: %s", out);
+}
+
+Test(grade, a_suite_of_skips_does_not_score)
+{
+    char *out = score("ok - lab9_v1::sizes  (0.01s)\n"
+                      "ok - lab9_v2::sizes  # SKIP GPU too small\n"
+                      "ok - lab9_v2::sizes  # SKIP GPU too small\n");
+    cr_assert(strstr(out, "lab9_v2    not run: all 2 tests skipped (GPU too small)") != NULL, "%s", out);
+    cr_assert(strstr(out, "total        1/1   100.0%   (2 tests not run: not counted)") != NULL, "%s", out);
+}
+
+Test(grade, failures_count_and_other_labs_are_ignored)
+{
+    char *out = score("ok - lab9_v1::sizes  (0.01s)\n"
+                      "not ok - lab9_v1::sizes  (0.01s)\n"
+                      "ok - lab8_v1::sizes  (0.01s)\n"
+                      "ok - lab9_table::count  (0.01s)\n");
+    cr_assert(strstr(out, "lab9_v1      1/2    50.0%") != NULL, "%s", out);
+    cr_assert(strstr(out, "lab8") == NULL, "%s", out);
+    cr_assert(strstr(out, "total        1/2    50.0%") != NULL, "%s", out);
+}
+
+Test(grade, nothing_run_gives_no_score)
+{
+    char *out = score("ok - lab9_v1::sizes  # SKIP no GPU\n");
+    cr_assert(strstr(out, "no test ran (1 skipped): no score") != NULL, "%s", out);
+    cr_assert(strstr(out, "%") == NULL, "%s", out);
+}
+
+/* --filter marks the tests it leaves out "# SKIP test was skipped": not selected,
+ * so neither run nor "not run". */
+Test(grade, tests_left_out_by_a_filter_are_ignored)
+{
+    char *out = score("ok - lab9_v1::sizes  (0.01s)\n"
+                      "ok - lab9_v2::sizes  # SKIP test was skipped\n");
+    cr_assert(strstr(out, "lab9_v2") == NULL, "%s", out);
+    cr_assert(strstr(out, "not run") == NULL, "%s", out);
+    cr_assert(strstr(out, "total        1/1   100.0%") != NULL, "%s", out);
+}

@@ -1,0 +1,43 @@
+# grade.awk: score Criterion's TAP per suite (labN_vK). Input: TAP on stdin; -v lab=labN.
+# ok = passed, not ok = failed, ok ... # SKIP = not run (not counted in the score).
+# "# SKIP test was skipped" is how Criterion marks a test --filter left out: ignored.
+/# SKIP test was skipped$/ { next }
+/^(not )?ok / {
+    line = $0
+    name = line
+    sub(/^(not )?ok [0-9]* *- */, "", name)
+    sub(/::.*/, "", name)
+    if (name !~ "^" lab "_v[0-9]+$") next
+    seen[name] = 1
+    if (line ~ /# SKIP/) {
+        skipped[name]++
+        if (!(name in reason)) {
+            why = line
+            sub(/.*# SKIP */, "", why)
+            reason[name] = why
+        }
+    } else {
+        run[name]++
+        if ($1 == "ok") passed[name]++
+    }
+}
+END {
+    for (s in seen) {
+        p = passed[s] + 0; t = run[s] + 0; k = skipped[s] + 0
+        if (t == 0)
+            line = sprintf("%-10s not run: all %d tests skipped (%s)", s, k, reason[s])
+        else {
+            line = sprintf("%-10s %3d/%-3d %5.1f%%", s, p, t, 100 * p / t)
+            if (k) line = line sprintf("   %d not run (%s)", k, reason[s])
+        }
+        print line | "sort -V"
+        all_p += p; all_t += t; all_k += k
+    }
+    close("sort -V")
+    if (all_t) {
+        line = sprintf("%-10s %3d/%-3d %5.1f%%", "total", all_p, all_t, 100 * all_p / all_t)
+        if (all_k) line = line sprintf("   (%d tests not run: not counted)", all_k)
+        print line
+    } else if (all_k)
+        printf "%-10s no test ran (%d skipped): no score\n", "total", all_k
+}
