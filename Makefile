@@ -44,7 +44,7 @@ lab_src = $(wildcard $(1)/$(2)/*.c $(1)/$(2)/*.cu)
 lab_obj = $(patsubst %,$(BUILD)/%.o,$(call lab_src,$(1),$(2)))
 lab_lib_obj = $(filter-out %/main.c.o,$(call lab_obj,$(1),$(2)))
 
-.PHONY: all help deps labs check-labs test grade sanitize plots bench dist clean
+.PHONY: all help deps labs check-labs test grade sanitize plots bench dist clean site site-test
 
 ifeq ($(SOURCE_TREE),solutions)
 all: $(addprefix solution,$(LAB_NUMS)) $(addprefix lab,$(LAB_NUMS))
@@ -70,12 +70,17 @@ help:
 	@echo "  make plots           render plots/*.png from plots/data/*.csv with gnuplot"
 	@echo "  make dist            pack a student copy (no solutions/) into dist/cuda-kit-student.tar.gz"
 	@echo "                       then unpack it alone and run every command its README, sheets and lectures give"
+	@echo "  make site            render README, lectures, exercise sheets and results into site/ (pandoc)"
+	@echo "  make site-test       open every page of site/ in headless Chromium: links, images, console"
+	@echo "                       (part of make test when Chromium is installed; SITE_TEST=0 leaves it out)"
 	@echo "  make clean           remove build outputs"
 	@echo "Variables: ARCH=sm_90 (default native), NVCC=path, LAB=N, GRADE_FORMAT=tap|json"
 
 # ---- dependencies ---------------------------------------------------------------
+# SITE_TEST=0: no Chromium installed for the site's browser test, and make test skips it.
+SITE_TEST ?= 1
 deps:
-	@bash tools/deps.sh "$(NVCC)"
+	@SITE_TEST=$(SITE_TEST) bash tools/deps.sh "$(NVCC)"
 
 # ---- compiling ------------------------------------------------------------------
 $(BUILD)/common/%.c.o: common/%.c
@@ -149,6 +154,7 @@ ifeq ($(SOURCE_TREE),solutions)
 else
 	@timeout $(TEST_TIMEOUT) bash tools/student-tests.sh $(BUILD)/tests/kit_tests
 endif
+	@$(SITE_TEST_RUN)
 
 LAB ?= 0
 GRADE_FORMAT ?= score
@@ -159,6 +165,24 @@ grade: $(BUILD)/tests/grade_lab$(LAB)
 SANITIZE_BIN = $(if $(filter solutions,$(SOURCE)),solution,lab)$(LAB)
 sanitize: $(SANITIZE_BIN)
 	@bash tools/sanitize.sh ./$(SANITIZE_BIN) $(SANITIZE_ARGS)
+
+# ---- the course as a web site ----------------------------------------------------------
+# The browser test runs in make test when Chromium, pandoc and Python 3 are present.
+CHROMIUM_FOUND := $(shell command -v chromium chromium-browser google-chrome 2>/dev/null | head -1)
+SITE_TOOLS_FOUND := $(and $(CHROMIUM_FOUND),$(shell command -v pandoc 2>/dev/null),$(shell command -v python3 2>/dev/null))
+ifeq ($(SITE_TEST),0)
+SITE_TEST_RUN := true
+else ifeq ($(SITE_TOOLS_FOUND),)
+SITE_TEST_RUN := echo "site test not run: it needs pandoc, Python 3 and Chromium (make deps installs them; SITE_TEST=0 silences this)"
+else
+SITE_TEST_RUN := $(MAKE) --no-print-directory site-test
+endif
+
+site:
+	@bash tools/site.sh site
+
+site-test: site
+	@python3 tools/site/check.py site $(BUILD)/site-test
 
 # ---- measurements and charts ------------------------------------------------------------
 bench: all
@@ -190,6 +214,6 @@ $(STUDENT_COPY_REFUSES):
 endif
 
 clean:
-	rm -rf $(BUILD) dist $(addprefix lab,$(LAB_NUMS)) $(addprefix solution,$(LAB_NUMS))
+	rm -rf $(BUILD) dist site $(addprefix lab,$(LAB_NUMS)) $(addprefix solution,$(LAB_NUMS))
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
