@@ -44,7 +44,7 @@ lab_src = $(wildcard $(1)/$(2)/*.c $(1)/$(2)/*.cu)
 lab_obj = $(patsubst %,$(BUILD)/%.o,$(call lab_src,$(1),$(2)))
 lab_lib_obj = $(filter-out %/main.c.o,$(call lab_obj,$(1),$(2)))
 
-.PHONY: all help deps labs check-labs test grade sanitize plots bench dist clean site site-test
+.PHONY: all help deps labs check-labs test grade profile sanitize plots bench dist clean site site-test FORCE
 
 ifeq ($(SOURCE_TREE),solutions)
 all: $(addprefix solution,$(LAB_NUMS)) $(addprefix lab,$(LAB_NUMS))
@@ -59,8 +59,12 @@ help:
 	@echo "  make solutionN       build the reference solution of lab N into ./solutionN"
 	@echo "  make all             build every lab and every solution"
 	@echo "  make test            build everything, run the CPU suites and (with a GPU) the GPU suites"
-	@echo "  make grade LAB=N     run lab N's GPU suite on the student's code; score per variant"
-	@echo "                       (GRADE_FORMAT=tap or json for Criterion's own report)"
+	@echo "  make grade LAB=N     run lab N's GPU suite on the student's code: correctness per step, then"
+	@echo "                       speed per step against the reference on this GPU (labN-*/speed.cfg)"
+	@echo "                       (GRADE_FORMAT=tap, json or xml: Criterion's report plus a labN_speed suite)"
+	@echo "  make profile LAB=N VARIANT=slug   Nsight Compute on one variant next to the step before it:"
+	@echo "                       DRAM % of peak, occupancy, top stall, bank conflicts, instructions"
+	@echo "                       (N_SIZE=2^24, PREV=slug|none, ARGS='--type i64'; report in build/profile/)"
 	@echo "  make sanitize LAB=N  every variant of your lab N (./labN) under compute-sanitizer (4 tools);"
 	@echo "                       SOURCE=solutions checks the reference ./solutionN instead"
 	@echo "                       (SANITIZE_ARGS='--op all' for other modes; default: the lab's sanitize.args)"
@@ -68,13 +72,15 @@ help:
 	@echo "  make check-labs      fail if the committed labs/ differs from what make labs writes"
 	@echo "  make bench           (GPU) rerun every lab's sweep into plots/data/*.csv"
 	@echo "  make plots           render plots/*.png from plots/data/*.csv with gnuplot"
-	@echo "  make dist            pack a student copy (no solutions/) into dist/cuda-kit-student.tar.gz"
-	@echo "                       then unpack it alone and run every command its README, sheets and lectures give"
+	@echo "  make dist            pack a student copy (no solutions/) into dist/cuda-kit-student.tar.gz,"
+	@echo "                       then unpack it alone and run every command its README, sheets and lectures give;"
+	@echo "                       it ships the reference objects for the speed score (REF_ARCH='sm_80 sm_90')"
 	@echo "  make site            render README, lectures, exercise sheets and results into site/ (pandoc)"
 	@echo "  make site-test       open every page of site/ in headless Chromium: links, images, console"
 	@echo "                       (part of make test when Chromium is installed; SITE_TEST=0 leaves it out)"
 	@echo "  make clean           remove build outputs"
-	@echo "Variables: ARCH=sm_90 (default native), NVCC=path, LAB=N, GRADE_FORMAT=tap|json"
+	@echo "Variables: ARCH=sm_90 (default native), NVCC=path, LAB=N, GRADE_FORMAT=tap|json|xml,"
+	@echo "           SPEED_RUNS=3 (alternating timed runs per side), REF_ARCH (make dist), SITE_TEST=0"
 
 # ---- dependencies ---------------------------------------------------------------
 # SITE_TEST=0: no Chromium installed for the site's browser test, and make test skips it.
@@ -125,6 +131,18 @@ $(BUILD)/tests/test_lab$(1): $(BUILD)/tests/gpu/test_lab$(1).c.o $(patsubst %,$(
 $(BUILD)/tests/grade/test_lab$(1).c.o: tests/gpu/test_lab$(1).c
 	@mkdir -p $$(dir $$@)
 	$(CC) $(CFLAGS_KIT) -Ilabs/$(2) -Itests -c $$< -o $$@
+ifeq ($(SOURCE_TREE),solutions)
+# The reference objects of lab $(1) for the student copy's speed score (make dist).
+$(BUILD)/reference/$(ARCH)/liblab$(1).a: $(call lab_lib_obj,solutions,$(2))
+	@mkdir -p $$(dir $$@) && rm -f $$@ && ar rcs $$@ $$^
+else
+# The reference driver of lab $(1) in a student copy: the student's main.c linked with
+# the reference objects make dist shipped for this GPU (tools/speed.sh reference-lib).
+$(BUILD)/reference/lab$(1): $(BUILD)/labs/$(2)/main.c.o $(COMMON_OBJ) FORCE
+	@rm -f $$@ && mkdir -p $$(dir $$@)
+	@lib=$$$$(bash tools/speed.sh reference-lib $(1)) && \
+	  $(NVCC) -arch=$(ARCH) -o $$@ $(BUILD)/labs/$(2)/main.c.o $$$$lib $(COMMON_OBJ) $(LDLIBS)
+endif
 endef
 $(foreach d,$(LAB_DIRS),$(eval $(call LAB_RULES,$(call lab_num,$(d)),$(d))))
 
@@ -158,8 +176,24 @@ endif
 
 LAB ?= 0
 GRADE_FORMAT ?= score
-grade: $(BUILD)/tests/grade_lab$(LAB)
-	@bash tools/grade.sh $(BUILD)/tests/grade_lab$(LAB) $(LAB) $(GRADE_FORMAT)
+# The speed score compares ./labN with the reference driver: ./solutionN in the
+# instructor's tree, the shipped reference objects in a student copy. A reference
+# that cannot be had (no GPU, another architecture) leaves the speed unscored, with
+# the reason, and the correctness score stands.
+REFERENCE_BIN := $(if $(filter solutions,$(SOURCE_TREE)),solution$(LAB),$(BUILD)/reference/lab$(LAB))
+grade: $(BUILD)/tests/grade_lab$(LAB) lab$(LAB)
+	@mkdir -p $(BUILD)/reference && \
+	  $(MAKE) -s --no-print-directory $(REFERENCE_BIN) >$(BUILD)/reference/why.txt 2>&1 || true
+	@SPEED_STUDENT=./lab$(LAB) SPEED_REFERENCE=./$(REFERENCE_BIN) \
+	  bash tools/grade.sh $(BUILD)/tests/grade_lab$(LAB) $(LAB) $(GRADE_FORMAT)
+
+# make profile LAB=N VARIANT=slug [N_SIZE=2^24] [PREV=slug|none] [ARGS='--type i64']:
+# the variant under Nsight Compute next to the step before it (tools/profile.sh).
+# The reference ./solutionN in the instructor's tree, ./labN in a student copy;
+# SOURCE=labs or SOURCE=solutions picks one.
+PROFILE_BIN = $(if $(filter solutions,$(or $(SOURCE),$(SOURCE_TREE))),solution,lab)$(LAB)
+profile: $(PROFILE_BIN)
+	@bash tools/profile.sh ./$(PROFILE_BIN) '$(VARIANT)' '$(N_SIZE)' '$(PREV)' $(ARGS)
 
 # The student's ./labN by default; SOURCE=solutions checks the reference.
 SANITIZE_BIN = $(if $(filter solutions,$(SOURCE)),solution,lab)$(LAB)
@@ -215,5 +249,7 @@ endif
 
 clean:
 	rm -rf $(BUILD) dist site $(addprefix lab,$(LAB_NUMS)) $(addprefix solution,$(LAB_NUMS))
+
+FORCE:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -48,6 +48,7 @@ if [[ -z $prev ]]; then
     ((index > 0)) && prev=${slugs[$((index - 1))]}
 fi
 in_table() { local s; for s in "${slugs[@]}"; do [[ $s == "$1" ]] && return 0; done; return 1; }
+[[ -n $variant ]] || die "name the variant: make profile LAB=${lab#lab} VARIANT=slug (one of: ${slugs[*]})"
 if ((index < 0)) && [[ " ${args[*]} " != *" --op "* ]]; then
     die "'$variant' is not a variant of $lab (${slugs[*]}); a row outside the table needs its flags, e.g. ARGS='--op compact'"
 fi
@@ -57,8 +58,8 @@ sections=(SpeedOfLight Occupancy LaunchStats WarpStateStats MemoryWorkloadAnalys
 metrics=gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed
 metrics+=,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum
 metrics+=,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
-for reason in barrier long_scoreboard short_scoreboard mio_throttle lg_throttle wait math_pipe_throttle \
-    not_selected membar drain dispatch_stall branch_resolving no_instruction imc_miss tex_throttle sleeping misc; do
+# The stall reasons the labs meet most; WarpStateStats adds the others it knows.
+for reason in barrier long_scoreboard short_scoreboard mio_throttle lg_throttle wait math_pipe_throttle not_selected; do
     metrics+=,smsp__average_warps_issue_stalled_${reason}_per_issue_active.ratio
 done
 
