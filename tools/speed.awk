@@ -34,7 +34,7 @@ function why_not(status) {
     if (status == "FAIL") return "wrong result"
     if (status == "TODO") return "still TODO"
     if (status == "MISSING") return "no such row in your driver (see --list)"
-    if (status == "ERROR") return "CUDA error"
+    if (status == "ERROR") return "CUDA error or refused flags (exit 2)"
     if (status == "TIMEOUT") return "did not finish in time"
     return "did not run (" status ")"
 }
@@ -65,7 +65,7 @@ function score_step(s,    v, i, n) {
     you_ms[s] = ref_ms[s] = ratio[s] = "-"
     if ((("ref", s) in broken) || !count["ref", s]) {
         score[s] = "n/a"
-        reason[s] = "the reference " (("ref", s) in broken ? why_not(broken["ref", s]) : "was not timed")
+        reason[s] = "the reference " (("ref", s) in broken ? "did not run cleanly (" broken["ref", s] ")" : "was not timed")
         return
     }
     n = count["ref", s]

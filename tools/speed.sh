@@ -80,8 +80,12 @@ run_one() {
         echo "$who $step $run TIMEOUT -"
         return
     fi
-    # the row's status and median (summed when the row comes in several configurations)
-    awk -F, -v who="$who" -v step="$step" -v run="$run" -v row="$row" '
+    # the row's status and median (summed when the row comes in several configurations);
+    # no row: the variant is not in this driver (a usage error naming it), or the run
+    # broke before it (a CUDA error, exit 2)
+    local none=MISSING
+    ((rc == 2)) && ! grep -q "unknown variant" "$work/$who-$step-$run.log" && none=ERROR
+    awk -F, -v who="$who" -v step="$step" -v run="$run" -v row="$row" -v none="$none" '
         /^#/ { next }
         !head { for (i = 1; i <= NF; i++) col[$i] = i; head = 1; next }
         $col["variant"] == row {
@@ -90,10 +94,10 @@ run_one() {
             else ms += $col["median_ms"]
         }
         END {
-            if (!found) print who, step, run, "MISSING", "-"
+            if (!found) print who, step, run, none, "-"
             else if (status) print who, step, run, status, "-"
             else printf "%s %s %s PASS %.6f\n", who, step, run, ms
-        }' "$csv" 2>/dev/null || echo "$who $step $run MISSING -"
+        }' "$csv" 2>/dev/null || echo "$who $step $run $none -"
 }
 
 grade() {
