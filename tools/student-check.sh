@@ -87,5 +87,29 @@ while IFS=$'\t' read -r page cmd; do
         [[ $verdict != ok ]] && printf '        %s\n' "$verdict"
     done
 done < <(extract README.md labs/*/README.md lectures/*.md)
-echo "student-check: $checked commands run in the student copy, $failed failed"
-((failed == 0))
+
+# Every pointer a page gives must resolve in the student copy: Markdown links and
+# images (relative to the page) and repository paths in code spans.
+bad_links=0
+for page in README.md labs/*/README.md lectures/*.md; do
+    while read -r target; do
+        target=${target%%#*}
+        [[ -z $target || $target == *://* || $target == mailto:* ]] && continue
+        if [[ ! -e $(dirname "$page")/$target ]]; then
+            echo "  FAIL  $page links to $target, which is not in the student copy"
+            bad_links=$((bad_links + 1))
+        fi
+    done < <(grep -oE '\]\([^) ]+\)' "$page" | sed 's/^](//; s/)$//')
+    while read -r path; do
+        # a pattern (labN-*, vK_*.cu, NN-*.md) names many files: not checked
+        [[ $path =~ [*\<{]|\.\.\.|labN|vK|NN ]] && continue
+        # the README speaks to instructors too: its solutions/ is theirs
+        [[ $page == README.md && $path == solutions/* ]] && continue
+        if [[ ! -e $path ]]; then
+            echo "  FAIL  $page names $path, which is not in the student copy"
+            bad_links=$((bad_links + 1))
+        fi
+    done < <(grep -oE '`(solutions|labs|plots|lectures|tests|tools|common)/[^` ]*`' "$page" | tr -d '`' | sed 's/[.,:;)]*$//')
+done
+echo "student-check: $checked commands run in the student copy, $failed failed; $bad_links pointers that do not resolve"
+((failed == 0 && bad_links == 0))

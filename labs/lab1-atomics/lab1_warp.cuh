@@ -50,18 +50,31 @@ template <bool TRACE>
 __device__ __forceinline__ unsigned lab1_peers_by_ballot(unsigned active, int key, lab1_trace *trace)
 {
     // TODO(Step 1.3): Stage 1: loop { leader = lowest unassigned lane (__ffs); its key (__shfl_sync); vote (__ballot_sync over the unassigned lanes); drop the voters; leave if I voted }; call lab1_trace_stage1<TRACE> once per iteration (about 11 lines)
+    (void)active;
+    (void)key;
+    (void)trace;
     return 0u;
 }
 
 /* Stage 2: the sum of x over my peer group, complete in the group's leader (its
  * lowest lane; the other lanes return partial sums). All lanes in `active` call it
- * with their own peer masks, which partition `active`. Round r: a live lane at an
- * even position among its live peers adds the value of the next live peer above
- * it; the odd ones are then done and leave every peer mask. T is int or double. */
+ * with their own peer masks, which partition `active`. Each lane keeps three
+ * things: its position among the live peers (pos), the live peers above it (above),
+ * and whether it is still live. Round r: a live lane at an even position adds the
+ * value of the lowest live peer above it; a lane at an odd position has just been
+ * read and is no longer live; a vote removes the dead lanes from every `above`;
+ * positions halve. Two traps: a lane that is no longer live must never add again
+ * (after the halving its position can be even), so `live` is kept apart from pos;
+ * and a lane with no peer above has no lane to read (__ffs(0) - 1 is -1, and a
+ * shuffle from lane -1 reads lane 31, which a partial warp may not have in
+ * `active`): it reads its own lane instead and adds nothing. T is int or double. */
 template <typename T, bool TRACE>
 __device__ __forceinline__ T lab1_reduce_peers(unsigned active, unsigned peers, T x, lab1_trace *trace)
 {
-    // TODO(Step 1.3): Stage 2: pos = lab1_peer_position, above = lab1_peers_above; while (__any_sync(active, above)) { src = lowest lane of above; other = __shfl_sync(active, x, src); even live lanes with a peer above add it; odd ones leave; above &= __ballot_sync(active, still live); pos >>= 1 }; call lab1_trace_add_step<TRACE> for each addition (about 18 lines)
+    // TODO(Step 1.3): Stage 2: pos = lab1_peer_position, above = lab1_peers_above, live = true; while (__any_sync(active, above != 0)) { src = above ? lowest lane of above : my own lane (never -1); other = __shfl_sync(active, x, src); a live lane at an even pos with a peer above adds other; an odd pos is no longer live; above = live ? above & __ballot_sync(active, live) : 0; pos >>= 1 }; call lab1_trace_add_step<TRACE> for each addition (about 18 lines)
+    (void)active;
+    (void)peers;
+    (void)trace;
     return x;
 }
 

@@ -1,94 +1,212 @@
 /* Step 1.5: privatization and warp aggregation together, tuned for throughput.
  *
- * - Private bins in shared memory, several copies per block (one per warp when
- *   they fit in 48 KB: 8 copies of 256 counts = 8 KB), so the warps of a block do
- *   not contend on one copy; merged into global memory once per block.
- * - A grid of a few blocks per multiprocessor with a grid-stride loop, and, for the
- *   histogram, 16-byte int4 loads: 4 keys per lane, 128 per warp per load, and
- *   SW_LOADS of them issued before any is processed (more bytes in flight).
- * - Histogram: no memset launch. Blocks merge into scratch sums that are zero
- *   between launches; the last block copies them into the counts and zeroes them.
- * - Aggregation only when it pays. A cheap probe first: how many lanes share the
- *   first lane's key (one shuffle, one vote)? If the whole warp holds one key, one
- *   lane adds it all. If at least SW_MATCH_MIN lanes share it, __match_any_sync
- *   finds the groups and one lane per group adds (Stage 2 of step 1.3 sums the
- *   doubles). Otherwise plain shared atomics: there is nothing to aggregate.
- * - Bins that do not fit in shared memory: warp-match's global path.
- * Expect: the fastest row for the histogram at 256 bins on every distribution;
- * close to the memory bandwidth when the warp's keys collide. */
+ * This step adds five ideas at once to smem-private (1.2) and warp-match (1.4).
+ * Lecture 1 measures the share of each ("What each idea of smem-warp buys", an
+ * ablation built with the -D switches below by plots/bench-lab1.sh):
+ *   1. Copies per warp: up to SW_MAX_COPIES private copies of the bins per block
+ *      (one per warp), as many as fit without opting in (8 copies of 256 counts =
+ *      8 KB), so the warps of a block do not contend on one copy.
+ *   2. Bytes in flight (histogram): 16-byte int4 loads of 4 keys per lane, and
+ *      LAB1_SW_LOADS of them issued before the first is added: a tile of VT = 4 *
+ *      LOADS keys per lane, 32 * VT = 1024 keys per warp.
+ *   3. The grid: as many blocks as the GPU holds at once (occupancy API),
+ *      capped at SW_HIST_BLOCKS_PER_SM for the histogram, with grid-stride loops.
+ *   4. No memset launch (histogram): blocks merge into scratch sums that are zero
+ *      between launches; the last block to finish copies them into the counts and
+ *      zeroes them (the last-block pattern; lecture 1 on its memory ordering).
+ *   5. Aggregation only where it pays: a probe (how many lanes share the first
+ *      lane's key?) chooses between aggregating and plain shared atomics; add_quad
+ *      gives the exact decision tree.
+ * Bins that do not fit in shared memory: warp-match's global path.
+ * Expect (H200, 256 bins; plots/data/lab1_bars.csv): the fastest histogram on every
+ * distribution, 1.41x (zipf) to 1.73x (uniform) CUB at n = 2^24; at 2^28 it reads
+ * at the rate memcpy moves bytes (99-100% of memcpy) on uniform, kwarp:1 and single
+ * keys, 2.2x to 2.5x CUB. */
 #include "lab1.h"
+#include "lab1_smem.cuh"
 #include "lab1_value.cuh"
 #include "lab1_warp.cuh"
 
-#define SW_NT 256
-#define SW_WARPS (SW_NT / LAB1_WARP)
-#define SW_BLOCKS_PER_SM 8 /* scatter-add */
-/* The histogram, tuned on an H200 (lecture 1): blocks per multiprocessor, and the
- * int4 loads each lane has in flight. */
+enum { NT = LAB1_SW_NT, VT = LAB1_SW_VT, LOADS = VT / 4, WARPS = NT / LAB1_WARP };
+/* -D overrides are for the tuning and ablation runs only (plots/bench-lab1.sh). */
 #ifndef SW_HIST_BLOCKS_PER_SM
-#define SW_HIST_BLOCKS_PER_SM 4
+#define SW_HIST_BLOCKS_PER_SM 4 /* the histogram's cap, tuned on an H200 (lecture 1); 0: none */
 #endif
-#ifndef SW_LOADS
-#define SW_LOADS 8
+#ifndef SW_MAX_COPIES
+#define SW_MAX_COPIES WARPS /* 1: one copy per block, as in smem-private */
 #endif
-/* Aggregate when at least this many lanes share the first lane's key. */
-#define SW_MATCH_MIN 4
+#ifndef SW_MATCH_MIN
+#define SW_MATCH_MIN 4 /* aggregate when this many lanes share the first lane's key (33: never) */
+#endif
+
+/* The block's private copies of the bins, copies x bins of T, in dynamic shared
+ * memory (one byte array for every T: see smem-private). */
+template <typename T> __device__ __forceinline__ T *shared_copies()
+{
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    return reinterpret_cast<T *>(smem_raw);
+}
+
+/* Zero the block's copies; returns this warp's copy (with fewer copies than warps,
+ * warps w and w + copies share one). */
+template <typename T> __device__ __forceinline__ T *zero_copies(int copies, int bins)
+{
+    T *all = shared_copies<T>();
+    for (int j = threadIdx.x; j < copies * bins; j += NT)
+        all[j] = 0;
+    __syncthreads();
+    return all + (threadIdx.x / LAB1_WARP % copies) * bins;
+}
+
+/* After a barrier: sum the block's copies of each bin and add the non-zero sums
+ * into out. */
+template <typename T> __device__ __forceinline__ void merge_copies(int copies, int bins, T *out)
+{
+    const T *all = shared_copies<T>();
+    for (int b = threadIdx.x; b < bins; b += NT) {
+        T sum = 0;
+        for (int c = 0; c < copies; c++)
+            sum += all[c * bins + b];
+        if (sum != 0)
+            atomicAdd(&out[b], sum);
+    }
+}
 
 /* One histogram key per lane, each adding `weight`: aggregated over the peers. */
 __device__ __forceinline__ void add_matched(int *bins, unsigned active, int key, int weight)
 {
     // TODO(Step 1.5): peers = __match_any_sync(active, key); the lowest peer adds weight * __popc(peers) (about 3 lines)
+    (void)bins;
+    (void)active;
+    (void)key;
+    (void)weight;
 }
 
-/* The 4 keys of one int4 of every active lane into this warp's private bins. */
+/* The 4 keys of one int4 of every active lane into this warp's private bins. The
+ * probe costs a shuffle and two votes, and its answers are the same in every lane,
+ * so all lanes take the same branch:
+ *     first = lowest lane of active
+ *     all4  = every active lane holds 4 equal keys            (__all_sync)
+ *     share = lanes whose k.x equals the first lane's k.x      (__shfl_sync, __ballot_sync)
+ *     if popc(share) < SW_MATCH_MIN:                           nothing to aggregate
+ *         all4 ? each lane adds 4 to k.x : each lane adds 1 to k.x, k.y, k.z, k.w
+ *     else if all4:                                            one key per lane
+ *         share == active ? the first lane adds 4 * popc(active) to k.x (the whole warp)
+ *                         : add_matched(k.x, weight 4)
+ *     else:
+ *         add_matched(k.x, 1), add_matched(k.y, 1), add_matched(k.z, 1), add_matched(k.w, 1) */
 __device__ __forceinline__ void add_quad(int *bins, unsigned active, int4 k)
 {
-    // TODO(Step 1.5): probe (same4 = my 4 keys equal; __all_sync of same4; __ballot_sync of "my k.x is the first lane's k.x"), then: one atomic for the warp / match on k.x with weight 4 / match each of the 4 keys / 4 plain atomics (about 26 lines)
+    // TODO(Step 1.5): the probe and the decision tree above, exactly (about 23 lines)
+    (void)bins;
+    (void)active;
+    (void)k;
 }
 
-__global__ void histogram_smem_warp(const int *__restrict__ keys, size_t n, int bins, int copies,
-                                    int *counts, int *work)
+/* The full tiles of 32 * VT keys, one per warp in turn: every lane issues its
+ * LOADS int4 loads before the first add_quad (the compiler does not move loads
+ * above atomics by itself, so this is what keeps LOADS loads in flight). */
+__device__ __forceinline__ void add_full_tiles(int *mine, const int4 *quads, size_t tiles, size_t my_warp,
+                                               size_t warps)
 {
-    // TODO(Step 1.5): zero copies * bins shared counters; barrier; full tiles of SW_LOADS * 32 int4 per warp (all loads first, then add_quad each); the last quads one per lane (active = __ballot_sync(full, quad < quads)); block 0 adds the last n % 4 keys; barrier; merge the copies into work[0..bins) with atomics; the last block to take the ticket work[bins] copies work into counts and zeroes work (about 60 lines)
+    // TODO(Step 1.5): for tile t = my_warp, my_warp + warps, ... < tiles: load quads[t * 32 * LOADS + u * 32 + lane] for u < LOADS into registers, then add_quad(mine, full mask, ...) each (about 11 lines)
+    (void)mine;
+    (void)quads;
+    (void)tiles;
+    (void)my_warp;
+    (void)warps;
 }
 
-__global__ void scatter_add_smem_warp(const int *__restrict__ keys, const double *__restrict__ values,
-                                      size_t n, int bins, int copies, double *sums)
+/* What the full tiles leave: the quads from first_quad on, 32 per warp in turn, one
+ * per lane (a partial last step: active = the lanes that hold a quad); then block
+ * 0 adds the last n % 4 keys, which fill no int4. */
+__device__ __forceinline__ void add_tail(int *mine, const int *keys, size_t n, size_t first_quad, size_t my_warp,
+                                         size_t warps)
 {
-    // TODO(Step 1.5): as the histogram with one element per lane per step: probe; if at least SW_MATCH_MIN lanes share the first key: peers (the whole warp, or __match_any_sync), Stage 2 (lab1_reduce_peers<double, false>), leader adds; else a plain shared atomicAdd; merge (about 34 lines)
+    // TODO(Step 1.5): the loop bound depends on the warp only, so all 32 lanes vote together: active = __ballot_sync(full mask, q < n / 4) before add_quad; then the n % 4 last keys with plain atomics (about 10 lines)
+    (void)mine;
+    (void)keys;
+    (void)n;
+    (void)first_quad;
+    (void)my_warp;
+    (void)warps;
 }
 
-/* Copies of the bins per block: one per warp (or per 2, 4, 8 warps) within 48 KB;
- * else one copy with the opt-in limit; 0: the bins do not fit. */
-[[maybe_unused]] static int copies_for(const lab1_io *io, size_t elem)
+/* The last-block pattern: every block has added its sums into work[0..bins); the
+ * block that draws the last ticket (work[bins]) copies them into counts and leaves
+ * work at zero for the next launch. Release: each thread fences its own merge
+ * atomics, then the barrier, then one thread takes the ticket. Acquire: the last
+ * block fences after it has seen the ticket, before it reads any sum. */
+__device__ __forceinline__ void finish_in_last_block(int *counts, int *work, int bins)
 {
-    int copies = lab1_smem_copies(io->bins, elem, SW_WARPS, LAB1_SMEM_DEFAULT);
-    return copies ? copies : lab1_smem_copies(io->bins, elem, 1, io->smem_optin);
+    // TODO(Step 1.5): __threadfence(); __syncthreads(); thread 0: last = atomicAdd(&work[bins], 1) == gridDim.x - 1 (a __shared__ bool); __syncthreads(); in the last block only: __threadfence(), then counts[b] = atomicExch(&work[b], 0) for every bin and work[bins] = 0 (about 13 lines)
+    (void)counts;
+    (void)work;
+    (void)bins;
 }
 
-/* Blocks for `work` units of SW_NT: at least one, at most per_sm per SM. */
-[[maybe_unused]] static unsigned grid_for(const lab1_io *io, size_t work, int per_sm)
+__global__ void histogram_smem_warp(const int *__restrict__ keys, size_t n, int bins, int copies, int *counts,
+                                    int *work)
 {
-    size_t blocks = kit_div_up(work, SW_NT), most = (size_t)per_sm * (io->sms > 0 ? io->sms : 1);
-    blocks = blocks < most ? blocks : most;
-    return blocks ? (unsigned)blocks : 1u;
+    int *mine = zero_copies<int>(copies, bins);
+    const size_t warps = (size_t)gridDim.x * WARPS, my_warp = (size_t)blockIdx.x * WARPS + threadIdx.x / LAB1_WARP;
+    const size_t tiles = n / (LAB1_WARP * VT);
+    /* cudaMalloc'd keys are 256-byte aligned: int4 loads are legal */
+    add_full_tiles(mine, reinterpret_cast<const int4 *>(keys), tiles, my_warp, warps);
+    add_tail(mine, keys, n, tiles * LAB1_WARP * LOADS, my_warp, warps);
+    __syncthreads();
+    merge_copies(copies, bins, work);
+    finish_in_last_block(counts, work, bins);
 }
 
-template <typename Kernel> static int opt_in(Kernel kernel, size_t smem)
+/* One scatter-add element per lane: the probe of add_quad on one key. Aggregate
+ * (the whole warp, or the match groups) and sum each group by Stage 2, or add
+ * plainly. */
+__device__ __forceinline__ void add_one(double *bins, unsigned active, int key, double v)
 {
-    if (smem <= LAB1_SMEM_DEFAULT)
-        return 0;
-    return KIT_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    // TODO(Step 1.5): share = lanes whose key is the first lane's key; fewer than SW_MATCH_MIN: a plain shared atomicAdd; else peers = share == active ? active : __match_any_sync(active, key), Stage 2 (lab1_reduce_peers<double, false>), the leader adds (about 9 lines)
+    (void)bins;
+    (void)active;
+    (void)key;
+    (void)v;
+}
+
+__global__ void scatter_add_smem_warp(const int *__restrict__ keys, const double *__restrict__ values, size_t n,
+                                      int bins, int copies, double *sums)
+{
+    double *mine = zero_copies<double>(copies, bins);
+    const size_t warp_first = (size_t)blockIdx.x * NT + threadIdx.x / LAB1_WARP * LAB1_WARP;
+    /* A warp's 32 consecutive elements per step; the loop bound is the warp's, so
+     * all 32 lanes vote together. */
+    for (size_t i0 = warp_first; i0 < n; i0 += (size_t)gridDim.x * NT) {
+        size_t i = i0 + lab1_lane_id();
+        unsigned active = __ballot_sync(LAB1_FULL_MASK, i < n);
+        if (i < n)
+            add_one(mine, active, keys[i], values[i]);
+    }
+    __syncthreads();
+    merge_copies(copies, bins, sums);
+}
+
+extern "C" int lab1_smem_warp_budget(const lab1_io *io, lab1_op op, lab1_smem_budget *out)
+{
+    return op == LAB1_HISTOGRAM
+               ? lab1_smem_budget_of(histogram_smem_warp, io, sizeof(int), SW_MAX_COPIES, out)
+               : lab1_smem_budget_of(scatter_add_smem_warp, io, sizeof(double), SW_MAX_COPIES, out);
 }
 
 extern "C" int lab1_smem_warp_histogram(const lab1_io *io, cudaStream_t stream)
 {
-    // TODO(Step 1.5): copies = copies_for(io, sizeof(int)); 0: warp-match's launcher; n == 0: zero the counts, done; else opt_in, launch grid_for(io, tiles of SW_LOADS quads per thread) blocks with copies * bins * 4 bytes of shared memory (the kernel writes every count: no memset) (about 12 lines)
+    // TODO(Step 1.5): lab1_smem_warp_budget, lab1_smem_prepare(histogram_smem_warp, ..., blocks for n / (NT * VT) tiles, SW_HIST_BLOCKS_PER_SM); copies 0: lab1_warp_match<int>; n == 0: zero the counts, done; else launch with setup.plan.copies copies (the kernel writes every count: no memset) (about 14 lines)
+    (void)io;
+    (void)stream;
     return KIT_TODO;
 }
 
 extern "C" int lab1_smem_warp_scatter_add(const lab1_io *io, cudaStream_t stream)
 {
-    // TODO(Step 1.5): zero the sums first (this kernel only adds into them: no scratch, no ticket); then copies_for, opt_in and grid_for as for the histogram, one element per lane (about 13 lines)
+    // TODO(Step 1.5): as the histogram with one element per lane, no cap on blocks per SM, and a memset of the sums first (this kernel only adds into them: no scratch, no ticket) (about 15 lines)
+    (void)io;
+    (void)stream;
     return KIT_TODO;
 }

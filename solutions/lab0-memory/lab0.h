@@ -20,6 +20,12 @@ extern "C" {
 /* The divergence variants must run with this many threads per block so that
  * threadIdx.x and the global index agree on parity and on warp parity. */
 #define LAB0_BRANCH_NT 256
+/* The copy's tile (v0): NT threads x VT int4 each, so NT * VT int4 = 4096 floats per
+ * block. The tests cross it. */
+#define LAB0_COPY_NT 256
+#define LAB0_COPY_VT 4
+/* Records a run may have: 3n floats pass 2^32, so 32-bit indices fail. */
+#define LAB0_MAX_N ((size_t)1 << 31)
 /* Iterations of each branch's integer mixing loop: enough to make the kernel
  * compute-bound, so divergence, not memory, decides its time. */
 #define LAB0_BRANCH_ITERS 32

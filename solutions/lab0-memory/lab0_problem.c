@@ -16,7 +16,7 @@ struct lab0_problem {
     float *h_in_soa;  /* 3n floats */
     float *d_in, *d_out, *d_in_soa, *d_out_soa;
     lab0_io io;
-    variant_ctx ctx[16];
+    variant_ctx *ctx; /* one per variant */
 };
 
 size_t lab0_device_bytes(size_t n)
@@ -35,7 +35,9 @@ lab0_problem *lab0_problem_create(size_t n, uint64_t seed, int stride, int offse
     p->h_in = kit_host_alloc(bytes + LAB0_PAD * sizeof(float), "the input");
     p->h_in_soa = kit_host_alloc(bytes, "the SoA input");
     /* Both signs, not round numbers: a wrong index or a missed +2 shows. */
+    kit_note_begin("generating %zu records and uploading them", n);
     kit_fill_f32(p->h_in, words + LAB0_PAD, seed, -1000.0f, 1000.0f);
+#pragma omp parallel for schedule(static)
     for (size_t i = 0; i < n; i++)
         for (int c = 0; c < 3; c++)
             p->h_in_soa[(size_t)c * n + i] = p->h_in[3 * i + c];
@@ -47,8 +49,10 @@ lab0_problem *lab0_problem_create(size_t n, uint64_t seed, int stride, int offse
     if (KIT_CHECK(cudaMemcpy(p->d_in, p->h_in, bytes + LAB0_PAD * sizeof(float), cudaMemcpyHostToDevice)) ||
         KIT_CHECK(cudaMemcpy(p->d_in_soa, p->h_in_soa, bytes, cudaMemcpyHostToDevice)))
         kit_die(KIT_EXIT_USAGE, "cannot upload the lab0 input");
+    kit_note_end();
 
     p->io = (lab0_io){ n, p->d_in, p->d_out, p->d_in_soa, p->d_out_soa, stride, offset };
+    p->ctx = kit_host_alloc((size_t)lab0_variant_count * sizeof *p->ctx, "the cases");
     return p;
 }
 
@@ -62,6 +66,7 @@ void lab0_problem_destroy(lab0_problem *p)
     cudaFree(p->d_out_soa);
     free(p->h_in);
     free(p->h_in_soa);
+    free(p->ctx);
     free(p);
 }
 
@@ -136,6 +141,8 @@ static double useful_bytes(const lab0_problem *p, lab0_op op)
 
 kit_case lab0_problem_case(lab0_problem *p, int v)
 {
+    if (v < 0 || v >= lab0_variant_count)
+        kit_die(KIT_EXIT_USAGE, "lab0: no variant %d (the table has %d)", v, lab0_variant_count);
     p->ctx[v] = (variant_ctx){ p, v };
     kit_case c = { .variant = lab0_variants[v].info.slug, .prepare = prepare, .run = run, .check = check,
                    .ctx = &p->ctx[v], .bytes = useful_bytes(p, lab0_variants[v].op), .items = (double)p->n };

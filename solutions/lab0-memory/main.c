@@ -4,6 +4,7 @@
 #include "lab0.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 static long long stride = 2, offset = 1;
 static int stride_sweep;
@@ -23,7 +24,7 @@ static const kit_flag lab0_flags[] = {
 static void run_problem(kit_report *rep, const kit_options *opt, lab0_problem *p, size_t n,
                         const char *param, int only_variant, cudaStream_t stream)
 {
-    kit_case cases[16];
+    kit_case *cases = kit_host_alloc((size_t)lab0_variant_count * sizeof *cases, "the cases");
     int count = 0;
     for (int v = 0; v < lab0_variant_count; v++) {
         int wanted = only_variant >= 0 ? v == only_variant
@@ -35,6 +36,7 @@ static void run_problem(kit_report *rep, const kit_options *opt, lab0_problem *p
     snprintf(cfg.param, sizeof cfg.param, "%s", param);
     lab0_problem_copy_limit(p, &cfg);
     kit_run_cases(rep, opt, &cfg, cases, count, stream);
+    free(cases);
 }
 
 int main(int argc, char **argv)
@@ -45,7 +47,7 @@ int main(int argc, char **argv)
         .variants = KIT_VARIANTS(lab0_variants, lab0_variant_count),
         .flags = lab0_flags,
         .default_n = (size_t)1 << 24,
-        .max_n = (size_t)1 << 31,
+        .max_n = LAB0_MAX_N,
         .n_unit = "float3 records (12 bytes each)",
     };
     kit_options opt;

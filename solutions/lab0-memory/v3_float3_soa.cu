@@ -4,10 +4,11 @@
  * Thread i reads x[i], y[i], z[i]: each of the three loads of a warp covers 128
  * contiguous bytes. No shared memory, no barrier: the data layout alone makes
  * the accesses coalesced. This is the fix to prefer when you own the layout.
- * Expect: as fast as `copy`. */
+ * Expect (H200, plots/data/lab0.csv): 94.8% of memcpy at n = 2^24 and 95.2% at
+ * 2^28, within 1% of `copy`. */
 #include "lab0.h"
 
-#define SOA_NT 256
+enum { NT = 256 };
 
 __global__ void add_two_soa(const float *__restrict__ x, const float *__restrict__ y,
                             const float *__restrict__ z, float *__restrict__ out_x,
@@ -29,10 +30,11 @@ extern "C" int lab0_float3_soa(const lab0_io *io, cudaStream_t stream)
     if (n == 0)
         return 0;
     // BEGIN SOLUTION (Step 0.3): pass the three input and three output arrays (x at 0, y at n, z at 2n)
-    add_two_soa<<<kit_div_up(n, SOA_NT), SOA_NT, 0, stream>>>(
+    add_two_soa<<<kit_div_up(n, NT), NT, 0, stream>>>(
         io->in_soa, io->in_soa + n, io->in_soa + 2 * n, io->out_soa, io->out_soa + n,
         io->out_soa + 2 * n, n);
     return KIT_LAUNCH_CHECK();
+    // STUB: (void)stream;
     // STUB: return KIT_TODO;
     // END SOLUTION
 }

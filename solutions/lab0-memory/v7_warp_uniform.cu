@@ -3,9 +3,12 @@
  * All 32 lanes of a warp agree on the condition, so each warp runs exactly one
  * branch: half the warps run A, half run B, and no warp pays for both. The work
  * is identical to `divergent`; only the granularity of the condition changed.
- * Expect: about twice as fast as `divergent`. */
+ * Expect (H200, n = 2^24, plots/data/lab0.csv): 0.383 ms against 0.660 ms for
+ * `divergent`: 1.72x faster (32 active lanes per instruction against 17.2). */
 #include "lab0.h"
 #include "lab0_mix.cuh"
+
+enum { NT = LAB0_BRANCH_NT };
 
 __global__ void branch_on_warp_parity(const uint32_t *__restrict__ in, uint32_t *__restrict__ out,
                                       size_t words)
@@ -28,10 +31,11 @@ extern "C" int lab0_warp_uniform(const lab0_io *io, cudaStream_t stream)
     size_t words = 3 * io->n;
     if (words == 0)
         return 0;
-    // BEGIN SOLUTION (Step 0.7): launch with LAB0_BRANCH_NT threads per block, one thread per word
-    branch_on_warp_parity<<<kit_div_up(words, LAB0_BRANCH_NT), LAB0_BRANCH_NT, 0, stream>>>(
-        (const uint32_t *)io->in, (uint32_t *)io->out, words);
+    // BEGIN SOLUTION (Step 0.7): launch with NT (= LAB0_BRANCH_NT) threads per block, one thread per word
+    branch_on_warp_parity<<<kit_div_up(words, NT), NT, 0, stream>>>((const uint32_t *)io->in, (uint32_t *)io->out,
+                                                                    words);
     return KIT_LAUNCH_CHECK();
+    // STUB: (void)stream;
     // STUB: return KIT_TODO;
     // END SOLUTION
 }

@@ -61,19 +61,29 @@ __device__ __forceinline__ unsigned lab1_peers_by_ballot(unsigned active, int ke
             return peers;
         unassigned &= ~peers;
     }
+    // STUB: (void)active;
+    // STUB: (void)key;
+    // STUB: (void)trace;
     // STUB: return 0u;
     // END SOLUTION
 }
 
 /* Stage 2: the sum of x over my peer group, complete in the group's leader (its
  * lowest lane; the other lanes return partial sums). All lanes in `active` call it
- * with their own peer masks, which partition `active`. Round r: a live lane at an
- * even position among its live peers adds the value of the next live peer above
- * it; the odd ones are then done and leave every peer mask. T is int or double. */
+ * with their own peer masks, which partition `active`. Each lane keeps three
+ * things: its position among the live peers (pos), the live peers above it (above),
+ * and whether it is still live. Round r: a live lane at an even position adds the
+ * value of the lowest live peer above it; a lane at an odd position has just been
+ * read and is no longer live; a vote removes the dead lanes from every `above`;
+ * positions halve. Two traps: a lane that is no longer live must never add again
+ * (after the halving its position can be even), so `live` is kept apart from pos;
+ * and a lane with no peer above has no lane to read (__ffs(0) - 1 is -1, and a
+ * shuffle from lane -1 reads lane 31, which a partial warp may not have in
+ * `active`): it reads its own lane instead and adds nothing. T is int or double. */
 template <typename T, bool TRACE>
 __device__ __forceinline__ T lab1_reduce_peers(unsigned active, unsigned peers, T x, lab1_trace *trace)
 {
-    // BEGIN SOLUTION (Step 1.3): Stage 2: pos = lab1_peer_position, above = lab1_peers_above; while (__any_sync(active, above)) { src = lowest lane of above; other = __shfl_sync(active, x, src); even live lanes with a peer above add it; odd ones leave; above &= __ballot_sync(active, still live); pos >>= 1 }; call lab1_trace_add_step<TRACE> for each addition
+    // BEGIN SOLUTION (Step 1.3): Stage 2: pos = lab1_peer_position, above = lab1_peers_above, live = true; while (__any_sync(active, above != 0)) { src = above ? lowest lane of above : my own lane (never -1); other = __shfl_sync(active, x, src); a live lane at an even pos with a peer above adds other; an odd pos is no longer live; above = live ? above & __ballot_sync(active, live) : 0; pos >>= 1 }; call lab1_trace_add_step<TRACE> for each addition
     const int lane = lab1_lane_id();
     int pos = lab1_peer_position(peers, lane);
     unsigned above = lab1_peers_above(peers, lane);
@@ -92,6 +102,9 @@ __device__ __forceinline__ T lab1_reduce_peers(unsigned active, unsigned peers, 
         pos >>= 1;
     }
     return x;
+    // STUB: (void)active;
+    // STUB: (void)peers;
+    // STUB: (void)trace;
     // STUB: return x;
     // END SOLUTION
 }

@@ -5,6 +5,7 @@
 #include "lab1.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static size_t bins = LAB1_DEFAULT_BINS;
@@ -22,18 +23,36 @@ static const kit_flag lab1_flags[] = {
       "run one warp of warp-ballot and print its Stage 1 votes, Stage 2 sub-tree and atomics",
       &trace, 0, 0 },
     { "--keys", KIT_FLAG_STRING, "K0,K1,..",
-      "with --trace: the warp's keys (1..32 of them, each in [0, B)); default: the seed's 8 lanes 2,3,3,1,2,3,1,2",
+      "with --trace: the warp's keys (1..32 of them, each in [0, B)); default: Westphal's 8-lane example 2,3,3,1,2,3,1,2",
       &keys_text, 0, 0 },
     { NULL, 0, NULL, NULL, NULL, 0, 0 },
 };
 
 static const char *const lab1_dists[] = { "uniform", "kwarp:", "zipf", "sorted", "single", NULL };
 
+/* The param column: the bins, and for each selected variant that privatizes, the
+ * copies of the bins its blocks keep in shared memory ("global": they did not fit,
+ * it fell back to global atomics). */
+static void describe_smem(const kit_options *opt, const lab1_problem *p, lab1_op op, char *out, size_t len)
+{
+    size_t used = (size_t)snprintf(out, len, "bins=%zu", bins);
+    for (int v = 0; v < lab1_variant_count && used < len; v++) {
+        const lab1_variant *var = &lab1_variants[v];
+        int copies = lab1_problem_smem_copies(p, v, op);
+        if (copies < 0 || !kit_variant_selected(opt, var->info.slug))
+            continue;
+        if (copies == 0)
+            used += (size_t)snprintf(out + used, len - used, ";%s=global", var->info.slug);
+        else
+            used += (size_t)snprintf(out + used, len - used, ";%s=%d", var->info.slug, copies);
+    }
+}
+
 /* Check and time the selected variants (and CUB for the histogram) on one problem. */
 static void run_op(kit_report *rep, const kit_options *opt, lab1_problem *p, size_t n, lab1_op op,
                    const char *dist, cudaStream_t stream)
 {
-    kit_case cases[16];
+    kit_case *cases = kit_host_alloc((size_t)(lab1_variant_count + 1) * sizeof *cases, "the cases");
     int count = 0;
     for (int v = 0; v < lab1_variant_count; v++) {
         const lab1_variant *var = &lab1_variants[v];
@@ -45,10 +64,10 @@ static void run_op(kit_report *rep, const kit_options *opt, lab1_problem *p, siz
         cases[count++] = lab1_problem_cub_case(p); /* the library line, always shown */
     kit_config cfg = { .lab = "lab1", .type = op == LAB1_HISTOGRAM ? "count" : "f64", .dist = dist, .n = n,
                        .items = (double)n };
-    snprintf(cfg.param, sizeof cfg.param, "bins=%zu;%s", bins,
-             lab1_problem_smem_fits(p, op) ? "smem" : "global-fallback");
+    describe_smem(opt, p, op, cfg.param, sizeof cfg.param);
     lab1_problem_copy_limit(p, op, &cfg);
     kit_run_cases(rep, opt, &cfg, cases, count, stream);
+    free(cases);
 }
 
 int main(int argc, char **argv)
@@ -63,7 +82,7 @@ int main(int argc, char **argv)
                      "zipf = P(key r) ~ 1/(r+1); sorted = non-decreasing; single = one key",
         .flags = lab1_flags,
         .default_n = (size_t)1 << 24,
-        .max_n = (size_t)1 << 30,
+        .max_n = LAB1_MAX_N,
         .n_unit = "int32 keys",
     };
     kit_options opt;
@@ -85,7 +104,7 @@ int main(int argc, char **argv)
         kit_usage_error(&lab1, "%s", err);
     if (keys_text && !trace)
         kit_usage_error(&lab1, "--keys only makes sense with --trace");
-    int trace_keys[LAB1_WARP] = { 2, 3, 3, 1, 2, 3, 1, 2 }; /* the seed's 8-lane example */
+    int trace_keys[LAB1_WARP] = { 2, 3, 3, 1, 2, 3, 1, 2 }; /* Westphal's 8-lane example (lecture 1) */
     int trace_n = 8;
     if (trace) {
         if (keys_text)

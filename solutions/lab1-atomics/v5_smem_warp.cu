@@ -1,38 +1,76 @@
 /* Step 1.5: privatization and warp aggregation together, tuned for throughput.
  *
- * - Private bins in shared memory, several copies per block (one per warp when
- *   they fit in 48 KB: 8 copies of 256 counts = 8 KB), so the warps of a block do
- *   not contend on one copy; merged into global memory once per block.
- * - A grid of a few blocks per multiprocessor with a grid-stride loop, and, for the
- *   histogram, 16-byte int4 loads: 4 keys per lane, 128 per warp per load, and
- *   SW_LOADS of them issued before any is processed (more bytes in flight).
- * - Histogram: no memset launch. Blocks merge into scratch sums that are zero
- *   between launches; the last block copies them into the counts and zeroes them.
- * - Aggregation only when it pays. A cheap probe first: how many lanes share the
- *   first lane's key (one shuffle, one vote)? If the whole warp holds one key, one
- *   lane adds it all. If at least SW_MATCH_MIN lanes share it, __match_any_sync
- *   finds the groups and one lane per group adds (Stage 2 of step 1.3 sums the
- *   doubles). Otherwise plain shared atomics: there is nothing to aggregate.
- * - Bins that do not fit in shared memory: warp-match's global path.
- * Expect: the fastest row for the histogram at 256 bins on every distribution;
- * close to the memory bandwidth when the warp's keys collide. */
+ * This step adds five ideas at once to smem-private (1.2) and warp-match (1.4).
+ * Lecture 1 measures the share of each ("What each idea of smem-warp buys", an
+ * ablation built with the -D switches below by plots/bench-lab1.sh):
+ *   1. Copies per warp: up to SW_MAX_COPIES private copies of the bins per block
+ *      (one per warp), as many as fit without opting in (8 copies of 256 counts =
+ *      8 KB), so the warps of a block do not contend on one copy.
+ *   2. Bytes in flight (histogram): 16-byte int4 loads of 4 keys per lane, and
+ *      LAB1_SW_LOADS of them issued before the first is added: a tile of VT = 4 *
+ *      LOADS keys per lane, 32 * VT = 1024 keys per warp.
+ *   3. The grid: as many blocks as the GPU holds at once (occupancy API),
+ *      capped at SW_HIST_BLOCKS_PER_SM for the histogram, with grid-stride loops.
+ *   4. No memset launch (histogram): blocks merge into scratch sums that are zero
+ *      between launches; the last block to finish copies them into the counts and
+ *      zeroes them (the last-block pattern; lecture 1 on its memory ordering).
+ *   5. Aggregation only where it pays: a probe (how many lanes share the first
+ *      lane's key?) chooses between aggregating and plain shared atomics; add_quad
+ *      gives the exact decision tree.
+ * Bins that do not fit in shared memory: warp-match's global path.
+ * Expect (H200, 256 bins; plots/data/lab1_bars.csv): the fastest histogram on every
+ * distribution, 1.41x (zipf) to 1.73x (uniform) CUB at n = 2^24; at 2^28 it reads
+ * at the rate memcpy moves bytes (99-100% of memcpy) on uniform, kwarp:1 and single
+ * keys, 2.2x to 2.5x CUB. */
 #include "lab1.h"
+#include "lab1_smem.cuh"
 #include "lab1_value.cuh"
 #include "lab1_warp.cuh"
 
-#define SW_NT 256
-#define SW_WARPS (SW_NT / LAB1_WARP)
-#define SW_BLOCKS_PER_SM 8 /* scatter-add */
-/* The histogram, tuned on an H200 (lecture 1): blocks per multiprocessor, and the
- * int4 loads each lane has in flight. */
+enum { NT = LAB1_SW_NT, VT = LAB1_SW_VT, LOADS = VT / 4, WARPS = NT / LAB1_WARP };
+/* -D overrides are for the tuning and ablation runs only (plots/bench-lab1.sh). */
 #ifndef SW_HIST_BLOCKS_PER_SM
-#define SW_HIST_BLOCKS_PER_SM 4
+#define SW_HIST_BLOCKS_PER_SM 4 /* the histogram's cap, tuned on an H200 (lecture 1); 0: none */
 #endif
-#ifndef SW_LOADS
-#define SW_LOADS 8
+#ifndef SW_MAX_COPIES
+#define SW_MAX_COPIES WARPS /* 1: one copy per block, as in smem-private */
 #endif
-/* Aggregate when at least this many lanes share the first lane's key. */
-#define SW_MATCH_MIN 4
+#ifndef SW_MATCH_MIN
+#define SW_MATCH_MIN 4 /* aggregate when this many lanes share the first lane's key (33: never) */
+#endif
+
+/* The block's private copies of the bins, copies x bins of T, in dynamic shared
+ * memory (one byte array for every T: see smem-private). */
+template <typename T> __device__ __forceinline__ T *shared_copies()
+{
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    return reinterpret_cast<T *>(smem_raw);
+}
+
+/* Zero the block's copies; returns this warp's copy (with fewer copies than warps,
+ * warps w and w + copies share one). */
+template <typename T> __device__ __forceinline__ T *zero_copies(int copies, int bins)
+{
+    T *all = shared_copies<T>();
+    for (int j = threadIdx.x; j < copies * bins; j += NT)
+        all[j] = 0;
+    __syncthreads();
+    return all + (threadIdx.x / LAB1_WARP % copies) * bins;
+}
+
+/* After a barrier: sum the block's copies of each bin and add the non-zero sums
+ * into out. */
+template <typename T> __device__ __forceinline__ void merge_copies(int copies, int bins, T *out)
+{
+    const T *all = shared_copies<T>();
+    for (int b = threadIdx.x; b < bins; b += NT) {
+        T sum = 0;
+        for (int c = 0; c < copies; c++)
+            sum += all[c * bins + b];
+        if (sum != 0)
+            atomicAdd(&out[b], sum);
+    }
+}
 
 /* One histogram key per lane, each adding `weight`: aggregated over the peers. */
 __device__ __forceinline__ void add_matched(int *bins, unsigned active, int key, int weight)
@@ -41,208 +79,240 @@ __device__ __forceinline__ void add_matched(int *bins, unsigned active, int key,
     unsigned peers = __match_any_sync(active, key);
     if (lab1_lane_id() == __ffs(peers) - 1)
         atomicAdd(&bins[key], weight * __popc(peers));
+    // STUB: (void)bins;
+    // STUB: (void)active;
+    // STUB: (void)key;
+    // STUB: (void)weight;
     // END SOLUTION
 }
 
-/* The 4 keys of one int4 of every active lane into this warp's private bins. */
+/* The 4 keys of one int4 of every active lane into this warp's private bins. The
+ * probe costs a shuffle and two votes, and its answers are the same in every lane,
+ * so all lanes take the same branch:
+ *     first = lowest lane of active
+ *     all4  = every active lane holds 4 equal keys            (__all_sync)
+ *     share = lanes whose k.x equals the first lane's k.x      (__shfl_sync, __ballot_sync)
+ *     if popc(share) < SW_MATCH_MIN:                           nothing to aggregate
+ *         all4 ? each lane adds 4 to k.x : each lane adds 1 to k.x, k.y, k.z, k.w
+ *     else if all4:                                            one key per lane
+ *         share == active ? the first lane adds 4 * popc(active) to k.x (the whole warp)
+ *                         : add_matched(k.x, weight 4)
+ *     else:
+ *         add_matched(k.x, 1), add_matched(k.y, 1), add_matched(k.z, 1), add_matched(k.w, 1) */
 __device__ __forceinline__ void add_quad(int *bins, unsigned active, int4 k)
 {
-    // BEGIN SOLUTION (Step 1.5): probe (same4 = my 4 keys equal; __all_sync of same4; __ballot_sync of "my k.x is the first lane's k.x"), then: one atomic for the warp / match on k.x with weight 4 / match each of the 4 keys / 4 plain atomics
-    const int lane = lab1_lane_id(), first = __ffs(active) - 1;
-    bool same4 = k.x == k.y && k.x == k.z && k.x == k.w;
-    bool all4 = __all_sync(active, same4);
-    int first_key = __shfl_sync(active, k.x, first);
-    unsigned share = __ballot_sync(active, k.x == first_key);
-    bool aggregate = __popc(share) >= SW_MATCH_MIN;
-    if (all4) { /* every lane holds one key, 4 times */
-        if (share == active) {
-            if (lane == first)
-                atomicAdd(&bins[k.x], 4 * __popc(active)); /* the whole warp: one atomic */
-        } else if (aggregate) {
-            add_matched(bins, active, k.x, 4);
-        } else {
+    // BEGIN SOLUTION (Step 1.5): the probe and the decision tree above, exactly
+    const int first = __ffs(active) - 1;
+    bool all4 = __all_sync(active, k.x == k.y && k.x == k.z && k.x == k.w);
+    unsigned share = __ballot_sync(active, k.x == __shfl_sync(active, k.x, first));
+    if (__popc(share) < SW_MATCH_MIN) {
+        if (all4) {
             atomicAdd(&bins[k.x], 4);
+        } else {
+            atomicAdd(&bins[k.x], 1);
+            atomicAdd(&bins[k.y], 1);
+            atomicAdd(&bins[k.z], 1);
+            atomicAdd(&bins[k.w], 1);
         }
-    } else if (aggregate) {
+    } else if (all4) {
+        if (share != active)
+            add_matched(bins, active, k.x, 4);
+        else if (lab1_lane_id() == first)
+            atomicAdd(&bins[k.x], 4 * __popc(active));
+    } else {
         add_matched(bins, active, k.x, 1);
         add_matched(bins, active, k.y, 1);
         add_matched(bins, active, k.z, 1);
         add_matched(bins, active, k.w, 1);
-    } else {
-        atomicAdd(&bins[k.x], 1);
-        atomicAdd(&bins[k.y], 1);
-        atomicAdd(&bins[k.z], 1);
-        atomicAdd(&bins[k.w], 1);
     }
+    // STUB: (void)bins;
+    // STUB: (void)active;
+    // STUB: (void)k;
     // END SOLUTION
 }
 
-__global__ void histogram_smem_warp(const int *__restrict__ keys, size_t n, int bins, int copies,
-                                    int *counts, int *work)
+/* The full tiles of 32 * VT keys, one per warp in turn: every lane issues its
+ * LOADS int4 loads before the first add_quad (the compiler does not move loads
+ * above atomics by itself, so this is what keeps LOADS loads in flight). */
+__device__ __forceinline__ void add_full_tiles(int *mine, const int4 *quads, size_t tiles, size_t my_warp,
+                                               size_t warps)
 {
-    // BEGIN SOLUTION (Step 1.5): zero copies * bins shared counters; barrier; full tiles of SW_LOADS * 32 int4 per warp (all loads first, then add_quad each); the last quads one per lane (active = __ballot_sync(full, quad < quads)); block 0 adds the last n % 4 keys; barrier; merge the copies into work[0..bins) with atomics; the last block to take the ticket work[bins] copies work into counts and zeroes work
-    extern __shared__ __align__(16) unsigned char smem_raw[];
-    int *shared_bins = reinterpret_cast<int *>(smem_raw);
-    for (int j = threadIdx.x; j < copies * bins; j += SW_NT)
-        shared_bins[j] = 0;
-    __syncthreads();
-    const int lane = lab1_lane_id(), warp = threadIdx.x / LAB1_WARP;
-    int *mine = shared_bins + (warp % copies) * bins;
-    const int4 *quads = reinterpret_cast<const int4 *>(keys); /* cudaMalloc: 256-byte aligned */
-    const size_t nquads = n / 4, warps = (size_t)gridDim.x * SW_WARPS;
-    const size_t my_warp = (size_t)blockIdx.x * SW_WARPS + warp;
-    /* Full tiles of SW_LOADS * 32 quads per warp. Every load is issued before the
-     * first shared atomic: the compiler does not move loads above atomics itself,
-     * so this is what keeps SW_LOADS loads per lane in flight. */
-    const size_t tile = (size_t)SW_LOADS * LAB1_WARP, tiles = nquads / tile;
+    // BEGIN SOLUTION (Step 1.5): for tile t = my_warp, my_warp + warps, ... < tiles: load quads[t * 32 * LOADS + u * 32 + lane] for u < LOADS into registers, then add_quad(mine, full mask, ...) each
+    const int lane = lab1_lane_id();
     for (size_t t = my_warp; t < tiles; t += warps) {
-        int4 k[SW_LOADS];
+        const int4 *tile = quads + t * LOADS * LAB1_WARP;
+        int4 k[LOADS];
 #pragma unroll
-        for (int u = 0; u < SW_LOADS; u++)
-            k[u] = quads[t * tile + (size_t)u * LAB1_WARP + lane];
+        for (int u = 0; u < LOADS; u++)
+            k[u] = tile[u * LAB1_WARP + lane];
 #pragma unroll
-        for (int u = 0; u < SW_LOADS; u++)
+        for (int u = 0; u < LOADS; u++)
             add_quad(mine, LAB1_FULL_MASK, k[u]);
     }
-    /* The last nquads % tile quads, one per lane. The loop bound depends on the warp
-     * only, so all 32 lanes vote together. */
-    for (size_t q0 = tiles * tile + my_warp * LAB1_WARP; q0 < nquads; q0 += warps * LAB1_WARP) {
+    // STUB: (void)mine;
+    // STUB: (void)quads;
+    // STUB: (void)tiles;
+    // STUB: (void)my_warp;
+    // STUB: (void)warps;
+    // END SOLUTION
+}
+
+/* What the full tiles leave: the quads from first_quad on, 32 per warp in turn, one
+ * per lane (a partial last step: active = the lanes that hold a quad); then block
+ * 0 adds the last n % 4 keys, which fill no int4. */
+__device__ __forceinline__ void add_tail(int *mine, const int *keys, size_t n, size_t first_quad, size_t my_warp,
+                                         size_t warps)
+{
+    // BEGIN SOLUTION (Step 1.5): the loop bound depends on the warp only, so all 32 lanes vote together: active = __ballot_sync(full mask, q < n / 4) before add_quad; then the n % 4 last keys with plain atomics
+    const size_t quads = n / 4;
+    const int lane = lab1_lane_id();
+    for (size_t q0 = first_quad + my_warp * LAB1_WARP; q0 < quads; q0 += warps * LAB1_WARP) {
         size_t q = q0 + lane;
-        unsigned active = __ballot_sync(LAB1_FULL_MASK, q < nquads);
-        if (q < nquads)
-            add_quad(mine, active, quads[q]);
+        unsigned active = __ballot_sync(LAB1_FULL_MASK, q < quads);
+        if (q < quads)
+            add_quad(mine, active, reinterpret_cast<const int4 *>(keys)[q]);
     }
     if (blockIdx.x == 0 && threadIdx.x < n % 4)
-        atomicAdd(&mine[keys[nquads * 4 + threadIdx.x]], 1);
-    __syncthreads();
-    /* Merge into the scratch sums, which start at zero: so the counts need no
-     * memset launch of their own. */
-    for (int b = threadIdx.x; b < bins; b += SW_NT) {
-        int sum = 0;
-        for (int c = 0; c < copies; c++)
-            sum += shared_bins[c * bins + b];
-        if (sum)
-            atomicAdd(&work[b], sum);
-    }
-    /* The last block to finish copies the sums into counts and leaves the scratch
-     * at zero for the next launch. Each thread's fence makes its atomics visible
-     * before the ticket that says "this block is done" (the threadFenceReduction
-     * pattern). */
+        atomicAdd(&mine[keys[quads * 4 + threadIdx.x]], 1);
+    // STUB: (void)mine;
+    // STUB: (void)keys;
+    // STUB: (void)n;
+    // STUB: (void)first_quad;
+    // STUB: (void)my_warp;
+    // STUB: (void)warps;
+    // END SOLUTION
+}
+
+/* The last-block pattern: every block has added its sums into work[0..bins); the
+ * block that draws the last ticket (work[bins]) copies them into counts and leaves
+ * work at zero for the next launch. Release: each thread fences its own merge
+ * atomics, then the barrier, then one thread takes the ticket. Acquire: the last
+ * block fences after it has seen the ticket, before it reads any sum. */
+__device__ __forceinline__ void finish_in_last_block(int *counts, int *work, int bins)
+{
+    // BEGIN SOLUTION (Step 1.5): __threadfence(); __syncthreads(); thread 0: last = atomicAdd(&work[bins], 1) == gridDim.x - 1 (a __shared__ bool); __syncthreads(); in the last block only: __threadfence(), then counts[b] = atomicExch(&work[b], 0) for every bin and work[bins] = 0
     __shared__ bool last;
     __threadfence();
     __syncthreads();
     if (threadIdx.x == 0)
         last = atomicAdd(&work[bins], 1) == (int)gridDim.x - 1;
     __syncthreads();
-    if (last) {
-        __threadfence(); /* acquire: see every other block's sums before reading them */
-        for (int b = threadIdx.x; b < bins; b += SW_NT)
-            counts[b] = atomicExch(&work[b], 0);
-        if (threadIdx.x == 0)
-            work[bins] = 0; /* the ticket */
-    }
+    if (!last)
+        return;
+    __threadfence();
+    for (int b = threadIdx.x; b < bins; b += NT)
+        counts[b] = atomicExch(&work[b], 0);
+    if (threadIdx.x == 0)
+        work[bins] = 0;
+    // STUB: (void)counts;
+    // STUB: (void)work;
+    // STUB: (void)bins;
     // END SOLUTION
 }
 
-__global__ void scatter_add_smem_warp(const int *__restrict__ keys, const double *__restrict__ values,
-                                      size_t n, int bins, int copies, double *sums)
+__global__ void histogram_smem_warp(const int *__restrict__ keys, size_t n, int bins, int copies, int *counts,
+                                    int *work)
 {
-    // BEGIN SOLUTION (Step 1.5): as the histogram with one element per lane per step: probe; if at least SW_MATCH_MIN lanes share the first key: peers (the whole warp, or __match_any_sync), Stage 2 (lab1_reduce_peers<double, false>), leader adds; else a plain shared atomicAdd; merge
-    extern __shared__ __align__(16) unsigned char smem_raw[];
-    double *shared_bins = reinterpret_cast<double *>(smem_raw);
-    for (int j = threadIdx.x; j < copies * bins; j += SW_NT)
-        shared_bins[j] = 0;
+    int *mine = zero_copies<int>(copies, bins);
+    const size_t warps = (size_t)gridDim.x * WARPS, my_warp = (size_t)blockIdx.x * WARPS + threadIdx.x / LAB1_WARP;
+    const size_t tiles = n / (LAB1_WARP * VT);
+    /* cudaMalloc'd keys are 256-byte aligned: int4 loads are legal */
+    add_full_tiles(mine, reinterpret_cast<const int4 *>(keys), tiles, my_warp, warps);
+    add_tail(mine, keys, n, tiles * LAB1_WARP * LOADS, my_warp, warps);
     __syncthreads();
-    const int lane = lab1_lane_id(), warp = threadIdx.x / LAB1_WARP;
-    double *mine = shared_bins + (warp % copies) * bins;
-    size_t stride = (size_t)gridDim.x * SW_NT;
-    for (size_t i0 = (size_t)blockIdx.x * SW_NT + (size_t)warp * LAB1_WARP; i0 < n; i0 += stride) {
-        size_t i = i0 + lane;
+    merge_copies(copies, bins, work);
+    finish_in_last_block(counts, work, bins);
+}
+
+/* One scatter-add element per lane: the probe of add_quad on one key. Aggregate
+ * (the whole warp, or the match groups) and sum each group by Stage 2, or add
+ * plainly. */
+__device__ __forceinline__ void add_one(double *bins, unsigned active, int key, double v)
+{
+    // BEGIN SOLUTION (Step 1.5): share = lanes whose key is the first lane's key; fewer than SW_MATCH_MIN: a plain shared atomicAdd; else peers = share == active ? active : __match_any_sync(active, key), Stage 2 (lab1_reduce_peers<double, false>), the leader adds
+    unsigned share = __ballot_sync(active, key == __shfl_sync(active, key, __ffs(active) - 1));
+    if (__popc(share) < SW_MATCH_MIN) {
+        atomicAdd(&bins[key], v);
+        return;
+    }
+    unsigned peers = share == active ? active : __match_any_sync(active, key);
+    double sum = lab1_reduce_peers<double, false>(active, peers, v, nullptr);
+    if (lab1_lane_id() == __ffs(peers) - 1)
+        atomicAdd(&bins[key], sum);
+    // STUB: (void)bins;
+    // STUB: (void)active;
+    // STUB: (void)key;
+    // STUB: (void)v;
+    // END SOLUTION
+}
+
+__global__ void scatter_add_smem_warp(const int *__restrict__ keys, const double *__restrict__ values, size_t n,
+                                      int bins, int copies, double *sums)
+{
+    double *mine = zero_copies<double>(copies, bins);
+    const size_t warp_first = (size_t)blockIdx.x * NT + threadIdx.x / LAB1_WARP * LAB1_WARP;
+    /* A warp's 32 consecutive elements per step; the loop bound is the warp's, so
+     * all 32 lanes vote together. */
+    for (size_t i0 = warp_first; i0 < n; i0 += (size_t)gridDim.x * NT) {
+        size_t i = i0 + lab1_lane_id();
         unsigned active = __ballot_sync(LAB1_FULL_MASK, i < n);
-        if (i >= n)
-            continue; /* the warp's last step: its next i0 is past n */
-        int key = keys[i];
-        double v = values[i];
-        int first_key = __shfl_sync(active, key, __ffs(active) - 1);
-        unsigned share = __ballot_sync(active, key == first_key);
-        if (__popc(share) >= SW_MATCH_MIN) {
-            unsigned peers = share == active ? active : __match_any_sync(active, key);
-            double sum = lab1_reduce_peers<double, false>(active, peers, v, nullptr);
-            if (lane == __ffs(peers) - 1)
-                atomicAdd(&mine[key], sum);
-        } else {
-            atomicAdd(&mine[key], v);
-        }
+        if (i < n)
+            add_one(mine, active, keys[i], values[i]);
     }
     __syncthreads();
-    for (int b = threadIdx.x; b < bins; b += SW_NT) {
-        double sum = 0;
-        for (int c = 0; c < copies; c++)
-            sum += shared_bins[c * bins + b];
-        if (sum != 0)
-            atomicAdd(&sums[b], sum);
-    }
-    // END SOLUTION
+    merge_copies(copies, bins, sums);
 }
 
-/* Copies of the bins per block: one per warp (or per 2, 4, 8 warps) within 48 KB;
- * else one copy with the opt-in limit; 0: the bins do not fit. */
-[[maybe_unused]] static int copies_for(const lab1_io *io, size_t elem)
+extern "C" int lab1_smem_warp_budget(const lab1_io *io, lab1_op op, lab1_smem_budget *out)
 {
-    int copies = lab1_smem_copies(io->bins, elem, SW_WARPS, LAB1_SMEM_DEFAULT);
-    return copies ? copies : lab1_smem_copies(io->bins, elem, 1, io->smem_optin);
-}
-
-/* Blocks for `work` units of SW_NT: at least one, at most per_sm per SM. */
-[[maybe_unused]] static unsigned grid_for(const lab1_io *io, size_t work, int per_sm)
-{
-    size_t blocks = kit_div_up(work, SW_NT), most = (size_t)per_sm * (io->sms > 0 ? io->sms : 1);
-    blocks = blocks < most ? blocks : most;
-    return blocks ? (unsigned)blocks : 1u;
-}
-
-template <typename Kernel> static int opt_in(Kernel kernel, size_t smem)
-{
-    if (smem <= LAB1_SMEM_DEFAULT)
-        return 0;
-    return KIT_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    return op == LAB1_HISTOGRAM
+               ? lab1_smem_budget_of(histogram_smem_warp, io, sizeof(int), SW_MAX_COPIES, out)
+               : lab1_smem_budget_of(scatter_add_smem_warp, io, sizeof(double), SW_MAX_COPIES, out);
 }
 
 extern "C" int lab1_smem_warp_histogram(const lab1_io *io, cudaStream_t stream)
 {
-    // BEGIN SOLUTION (Step 1.5): copies = copies_for(io, sizeof(int)); 0: warp-match's launcher; n == 0: zero the counts, done; else opt_in, launch grid_for(io, tiles of SW_LOADS quads per thread) blocks with copies * bins * 4 bytes of shared memory (the kernel writes every count: no memset)
-    int copies = copies_for(io, sizeof(int));
-    if (copies == 0)
-        return lab1_warp_match_histogram(io, stream);
+    // BEGIN SOLUTION (Step 1.5): lab1_smem_warp_budget, lab1_smem_prepare(histogram_smem_warp, ..., blocks for n / (NT * VT) tiles, SW_HIST_BLOCKS_PER_SM); copies 0: lab1_warp_match<int>; n == 0: zero the counts, done; else launch with setup.plan.copies copies (the kernel writes every count: no memset)
+    lab1_smem_budget limits;
+    lab1_smem_launch setup;
+    if (int err = lab1_smem_warp_budget(io, LAB1_HISTOGRAM, &limits))
+        return err;
+    if (int err = lab1_smem_prepare(histogram_smem_warp, io, &limits, NT, kit_div_up(io->n, (size_t)NT * VT),
+                                    SW_HIST_BLOCKS_PER_SM, &setup))
+        return err;
+    if (setup.plan.copies == 0)
+        return lab1_warp_match<int>(io, stream);
     if (io->n == 0)
         return lab1_zero_bins<int>(io, stream);
-    size_t smem = (size_t)copies * io->bins * sizeof(int);
-    if (int err = opt_in(histogram_smem_warp, smem))
-        return err;
-    unsigned blocks = grid_for(io, kit_div_up(io->n / 4, SW_LOADS), SW_HIST_BLOCKS_PER_SM);
-    histogram_smem_warp<<<blocks, SW_NT, smem, stream>>>(io->keys, io->n, io->bins, copies, io->counts,
-                                                        io->work);
+    histogram_smem_warp<<<setup.grid, NT, setup.plan.bytes, stream>>>(io->keys, io->n, io->bins, setup.plan.copies,
+                                                                      io->counts, io->work);
     return KIT_LAUNCH_CHECK();
+    // STUB: (void)io;
+    // STUB: (void)stream;
     // STUB: return KIT_TODO;
     // END SOLUTION
 }
 
 extern "C" int lab1_smem_warp_scatter_add(const lab1_io *io, cudaStream_t stream)
 {
-    // BEGIN SOLUTION (Step 1.5): zero the sums first (this kernel only adds into them: no scratch, no ticket); then copies_for, opt_in and grid_for as for the histogram, one element per lane
-    int copies = copies_for(io, sizeof(double));
-    if (copies == 0)
-        return lab1_warp_match_scatter_add(io, stream);
+    // BEGIN SOLUTION (Step 1.5): as the histogram with one element per lane, no cap on blocks per SM, and a memset of the sums first (this kernel only adds into them: no scratch, no ticket)
+    lab1_smem_budget limits;
+    lab1_smem_launch setup;
+    if (int err = lab1_smem_warp_budget(io, LAB1_SCATTER_ADD, &limits))
+        return err;
+    if (int err = lab1_smem_prepare(scatter_add_smem_warp, io, &limits, NT, kit_div_up(io->n, NT), 0, &setup))
+        return err;
+    if (setup.plan.copies == 0)
+        return lab1_warp_match<double>(io, stream);
     if (int err = lab1_zero_bins<double>(io, stream))
         return err;
     if (io->n == 0)
         return 0;
-    size_t smem = (size_t)copies * io->bins * sizeof(double);
-    if (int err = opt_in(scatter_add_smem_warp, smem))
-        return err;
-    scatter_add_smem_warp<<<grid_for(io, io->n, SW_BLOCKS_PER_SM), SW_NT, smem, stream>>>(io->keys, io->values, io->n,
-                                                                      io->bins, copies, io->sums);
+    scatter_add_smem_warp<<<setup.grid, NT, setup.plan.bytes, stream>>>(io->keys, io->values, io->n, io->bins,
+                                                                        setup.plan.copies, io->sums);
     return KIT_LAUNCH_CHECK();
+    // STUB: (void)io;
+    // STUB: (void)stream;
     // STUB: return KIT_TODO;
     // END SOLUTION
 }

@@ -1,7 +1,8 @@
 /* CPU suite for lab1: the generators (kwarp:K really yields K distinct keys per
- * warp, zipf's rank-frequency shape, every key in range), the parsers of --dist
- * and --keys, the shared-memory plan, the reference and its tolerance, and the
- * host model of Stage 1 / Stage 2 against brute force and the seed's example. */
+ * warp, zipf's rank-frequency shape, every key in range, values on the grid), the
+ * parsers of --dist and --keys, the shared-memory plan, the reference and its exact
+ * comparison, and the host model of Stage 1 / Stage 2 against brute force and
+ * Westphal's example. */
 #include "kit_test.h"
 #include "lab1.h"
 
@@ -131,14 +132,24 @@ Test(lab1_gen, sorted_single_uniform_shapes)
     }
 }
 
-Test(lab1_gen, values_in_range_and_seeded)
+Test(lab1_gen, values_on_the_grid_nonzero_and_seeded)
 {
-    double a[1000], b[1000];
-    lab1_generate_values(a, 1000, 4);
-    lab1_generate_values(b, 1000, 4);
+    enum { N = 100000 };
+    static double a[N], b[N];
+    lab1_generate_values(a, N, 4);
+    lab1_generate_values(b, N, 4);
     cr_assert(eq(int, memcmp(a, b, sizeof a), 0));
-    for (int i = 0; i < 1000; i++)
-        cr_assert(a[i] >= -1.0 && a[i] < 1.0);
+    int negative = 0, at_ends = 0;
+    for (int i = 0; i < N; i++) {
+        double steps = a[i] / LAB1_VALUE_GRID;
+        cr_assert(a[i] >= -1.0 && a[i] <= 1.0, "value %d = %g outside [-1, 1]", i, a[i]);
+        cr_assert(a[i] != 0.0, "value %d is zero: dropping it would not show", i);
+        cr_assert(eq(dbl, steps, floor(steps)), "value %d = %.17g is not a multiple of 2^-20", i, a[i]);
+        negative += a[i] < 0;
+        at_ends += fabs(a[i]) == 1.0;
+    }
+    cr_expect(negative > N / 2 - N / 50 && negative < N / 2 + N / 50, "%d negative values of %d", negative, N);
+    cr_expect(lt(int, at_ends, 5), "uniform over 2^21 grid points: +-1 are rare");
 }
 
 /* ---- parsers ------------------------------------------------------------------------ */
@@ -179,14 +190,60 @@ Test(lab1_parse, keys)
     cr_assert(eq(int, lab1_parse_keys(many, 256, keys, err, sizeof err), -1));
 }
 
-Test(lab1_plan, smem_copies)
+/* ---- shared-memory plan ------------------------------------------------------------ */
+
+/* An H100's limits (48 KB without opting in, 227 KB with) and a kernel with 16 bytes
+ * of static shared memory, like smem-warp's histogram (its ticket flag). */
+static lab1_smem_budget h100_budget(size_t elem, int max_copies, size_t static_bytes)
 {
-    cr_assert(eq(int, lab1_smem_copies(256, 4, 8, 48 << 10), 8));
-    cr_assert(eq(int, lab1_smem_copies(4096, 4, 8, 48 << 10), 2));
-    cr_assert(eq(int, lab1_smem_copies(4096, 8, 8, 48 << 10), 1));
-    cr_assert(eq(int, lab1_smem_copies(8192, 8, 8, 48 << 10), 0));
-    cr_assert(eq(int, lab1_smem_copies((size_t)1 << 20, 4, 1, 227 << 10), 0));
-    cr_assert(eq(int, lab1_smem_copies(1, 4, 8, 48 << 10), 8));
+    return (lab1_smem_budget){ elem, max_copies, static_bytes, (size_t)48 << 10, (size_t)227 << 10 };
+}
+
+Test(lab1_plan, copies_fill_the_plain_limit_then_opt_in)
+{
+    lab1_smem_budget b = h100_budget(4, 8, 0);
+    cr_assert(eq(int, lab1_plan_smem(1, &b).copies, 8));
+    cr_assert(eq(int, lab1_plan_smem(256, &b).copies, 8));
+    cr_assert(eq(int, lab1_plan_smem(1536, &b).copies, 8)); /* exactly 48 KB with no static bytes */
+    cr_assert(eq(int, lab1_plan_smem(1537, &b).copies, 4));
+    cr_assert(eq(int, lab1_plan_smem(4096, &b).copies, 2));
+    cr_assert(eq(int, lab1_plan_smem(12288, &b).copies, 1));
+    cr_assert(eq(int, lab1_plan_smem(12288, &b).opt_in, 0));
+    lab1_smem_plan p = lab1_plan_smem(12289, &b);
+    cr_assert(eq(int, p.copies, 1));
+    cr_assert(eq(int, p.opt_in, 1));
+    cr_assert(eq(sz, p.bytes, (size_t)12289 * 4));
+    cr_assert(eq(int, lab1_plan_smem(58112, &b).copies, 1)); /* 227 KB exactly */
+    cr_assert(eq(int, lab1_plan_smem(58113, &b).copies, 0));
+    cr_assert(eq(int, lab1_plan_smem((size_t)1 << 20, &b).copies, 0));
+    lab1_smem_budget d = h100_budget(8, 1, 0);
+    cr_assert(eq(int, lab1_plan_smem(4096, &d).copies, 1));
+    cr_assert(eq(int, lab1_plan_smem(8192, &d).opt_in, 1));
+}
+
+/* The launch failures of issue 9: the static bytes push these sizes over a limit. */
+Test(lab1_plan, static_shared_memory_counts)
+{
+    lab1_smem_budget b = h100_budget(4, 8, 16);
+    const struct { size_t bins; int copies, opt_in; } want[] = {
+        { 1535, 8, 0 }, { 1536, 4, 0 }, { 3071, 4, 0 }, { 3072, 2, 0 }, { 6141, 2, 0 }, { 6142, 2, 0 },
+        { 6143, 1, 0 }, { 6144, 1, 0 }, { 12284, 1, 0 }, { 12285, 1, 1 }, { 12288, 1, 1 }, { 58108, 1, 1 },
+        { 58109, 0, 0 }, { 58112, 0, 0 },
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        lab1_smem_plan p = lab1_plan_smem(want[i].bins, &b);
+        cr_expect(eq(int, p.copies, want[i].copies), "bins %zu: copies", want[i].bins);
+        cr_expect(eq(int, p.opt_in, want[i].opt_in), "bins %zu: opt in", want[i].bins);
+    }
+    /* whatever the plan, it fits: static + dynamic within the limit it launches under */
+    for (size_t bins = 1; bins <= ((size_t)1 << 16); bins++) {
+        lab1_smem_plan p = lab1_plan_smem(bins, &b);
+        size_t limit = p.opt_in ? b.optin_limit : b.block_limit;
+        if (p.copies)
+            cr_assert(le(sz, p.bytes + b.static_bytes, limit), "bins %zu", bins);
+        else
+            cr_assert(gt(sz, bins * b.elem + b.static_bytes, b.optin_limit), "bins %zu falls back but fits", bins);
+    }
 }
 
 /* ---- reference ------------------------------------------------------------------------ */
@@ -194,22 +251,65 @@ Test(lab1_plan, smem_copies)
 Test(lab1_ref, histogram_and_scatter_add_by_hand)
 {
     int keys[] = { 2, 0, 2, 2, 1 };
-    double values[] = { 0.5, -1.0, 0.25, 1e-17, 3.0 };
+    double values[] = { 0.5, -1.0, 0.25, 0x1p-20, 0.75 };
     int counts[3];
-    double sums[3], abs_sums[3];
-    lab1_ref_histogram(keys, 5, 3, counts);
+    double sums[3];
+    cr_assert(eq(int, lab1_ref_histogram(keys, 5, 3, counts), 0));
     cr_assert(eq(int, counts[0], 1));
     cr_assert(eq(int, counts[2], 3));
-    lab1_ref_scatter_add(keys, values, 5, 3, sums, abs_sums);
-    cr_assert(eq(dbl, sums[2], 0.75 + 1e-17));
-    cr_assert(eq(dbl, abs_sums[0], 1.0));
+    lab1_ref_scatter_add(keys, values, 5, 3, sums);
+    cr_assert(eq(dbl, sums[2], 0.75 + 0x1p-20));
     char msg[256];
-    double got[3] = { -1.0, 3.0, 0.75 };
-    cr_assert(eq(int, lab1_compare_sums(got, sums, counts, abs_sums, 3, msg, sizeof msg), 0));
-    got[1] = 3.0 + 1e-12; /* one element: no rounding allowed */
-    cr_assert(eq(int, lab1_compare_sums(got, sums, counts, abs_sums, 3, msg, sizeof msg), 1));
-    got[1] = NAN;
-    cr_assert(eq(int, lab1_compare_sums(got, sums, counts, abs_sums, 3, msg, sizeof msg), 1));
+    double got[3] = { -1.0, 0.75, 0.75 + 0x1p-20 };
+    cr_assert(eq(int, lab1_compare_sums(got, sums, 3, msg, sizeof msg), 0));
+    got[2] = 0.75; /* the smallest element of bin 2 lost */
+    cr_assert(eq(int, lab1_compare_sums(got, sums, 3, msg, sizeof msg), 1));
+    cr_assert(strstr(msg, "index 2") != NULL, "the message names the bin: %s", msg);
+    got[2] = NAN;
+    cr_assert(eq(int, lab1_compare_sums(got, sums, 3, msg, sizeof msg), 1));
+}
+
+/* The check is exact, so it must be: the same sums in any order, and any one
+ * element dropped fails, even in a bin of millions of values (with a tolerance
+ * growing like count x sum|v| x eps, 8-16 lost elements passed at n = 2^28). */
+Test(lab1_ref, sums_exact_in_any_order_and_one_dropped_element_fails)
+{
+    const size_t n = (size_t)1 << 22;
+    const int bins = 3;
+    int *keys = malloc(n * sizeof(int));
+    double *values = malloc(n * sizeof(double));
+    cr_assert(keys && values);
+    lab1_generate_keys(keys, n, (size_t)bins, (lab1_dist){ LAB1_ZIPF, 0 }, 21);
+    lab1_generate_values(values, n, 21);
+    double expected[3], backwards[3] = { 0, 0, 0 }, got[3];
+    lab1_ref_scatter_add(keys, values, n, bins, expected);
+    for (size_t i = n; i-- > 0;) /* another order: the same sums, to the bit */
+        backwards[keys[i]] += values[i];
+    char msg[256];
+    cr_assert(eq(int, lab1_compare_sums(backwards, expected, bins, msg, sizeof msg), 0), "%s", msg);
+    for (int trial = 0; trial < 50; trial++) {
+        size_t drop = (size_t)kit_rand_range(99, (uint64_t)trial, 0, (int64_t)n - 1);
+        memcpy(got, backwards, sizeof got);
+        got[keys[drop]] -= values[drop]; /* exact: the difference is on the grid too */
+        cr_assert(eq(int, lab1_compare_sums(got, expected, bins, msg, sizeof msg), 1),
+                  "dropping element %zu (%g in bin %d) passed", drop, values[drop], keys[drop]);
+    }
+    free(keys);
+    free(values);
+}
+
+/* A bin past INT32_MAX keys would wrap the GPU's int32 counter: the reference says so. */
+Test(lab1_ref, histogram_reports_a_count_past_int32)
+{
+    const size_t n = (size_t)INT32_MAX + 2;
+    int *keys = calloc(n, sizeof(int)); /* every key 0 */
+    if (!keys)
+        cr_skip_test("needs 8 GiB of host memory");
+    int counts[2];
+    cr_assert(eq(int, lab1_ref_histogram(keys, n, 2, counts), -1));
+    cr_assert(eq(int, lab1_ref_histogram(keys, n - 3, 2, counts), 0));
+    cr_assert(eq(int, counts[0], INT32_MAX - 1));
+    free(keys);
 }
 
 /* ---- host model of Stage 1 / Stage 2 ------------------------------------------------- */

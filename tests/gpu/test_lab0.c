@@ -1,9 +1,15 @@
 /* lab0's GPU suite: every variant against the CPU reference at every size.
- * One suite per variant (lab0_v0 .. lab0_v7) so Criterion's --filter grades one step (e.g. lab0_v3 and everything under it). */
+ * One suite per variant (lab0_v0 .. lab0_v7) so Criterion's --filter grades one
+ * step. Sizes: the kit's usual edges, the copy's tile of LAB0_COPY_NT x
+ * LAB0_COPY_VT int4 (in records: 3n floats just below and above it), and, for the
+ * worked example and the last step, one run past 2^31 floats. */
 #include "kit_test.h"
 #include "lab0.h"
 
-static size_t sizes[] = { KIT_TEST_SIZES };
+/* The copy's tile is 4 * NT * VT floats (4096): records whose 3n floats fall one
+ * int4 short of it, fill it plus a tail, and spill into a second tile. */
+#define COPY_TILE_RECORDS (4 * LAB0_COPY_NT * LAB0_COPY_VT / 3)
+static size_t sizes[] = { KIT_TEST_SIZES, COPY_TILE_RECORDS, COPY_TILE_RECORDS + 1, COPY_TILE_RECORDS + 2 };
 
 /* Strides and offsets that cross the interesting boundaries: unit, odd, a full
  * sector (8 floats), the widest; aligned and misaligned starts. */
@@ -42,6 +48,22 @@ LAB0_SUITE(4)
 LAB0_SUITE(5)
 LAB0_SUITE(6)
 LAB0_SUITE(7)
+
+/* Past 2^31 floats (3n = 2^31 + 3 * 2^20): a kernel whose thread index is a 32-bit
+ * int leaves the last words unwritten or writes them elsewhere. Lean: one checked
+ * run, no repeats. */
+static void check_past_2_31(int v)
+{
+    KIT_TEST_REQUIRE_GPU();
+    const size_t n = ((size_t)1 << 31) / 3 + ((size_t)1 << 20) + 1;
+    KIT_TEST_REQUIRE_DEVICE_BYTES(lab0_device_bytes(n), "lab0 at 3n = 2^31 + 3 * 2^20 + 1 floats");
+    lab0_problem *p = lab0_problem_create(n, 31, 2, 1);
+    kit_test_expect_pass(lab0_problem_case(p, v), lab0_variants[v].info.step, "n = 2^31 / 3 + 2^20 + 1 records");
+    lab0_problem_destroy(p);
+}
+
+Test(lab0_v0, past_2_31_floats, .timeout = 600) { check_past_2_31(0); }
+Test(lab0_v7, past_2_31_floats, .timeout = 600) { check_past_2_31(7); }
 
 /* The table and the suites must not drift apart. */
 Test(lab0_table, one_suite_per_variant)
