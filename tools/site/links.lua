@@ -9,7 +9,8 @@
 --   * any other file of the repository is listed in SITE_ASSETS (site.sh copies
 --     it to the same path under site/);
 --   * anything else is left as written and reported here; the browser test then
---     fails on it as a broken link.
+--     fails on it as a broken link. One exception: a chart plots/X.png whose script
+--     plots/X.gp exists but has no data yet becomes a note saying so.
 -- Code blocks: CUDA is highlighted as C++ (pandoc has no CUDA syntax); a block
 -- without a language gets C++ or shell when its lines look like one of them.
 --
@@ -109,7 +110,25 @@ function Link(el)
     return el
 end
 
+-- A chart whose gnuplot script exists but whose CSV is not measured yet (make plots
+-- skips it) is a known, pending state: say so on the page instead of a broken image.
+local function pending_chart(src)
+    local path = src:match("^([^#]*)")
+    local repo = normalize(directory_of(source) .. "/" .. path)
+    local name = repo and repo:match("^plots/(.+)%.png$")
+    if not name or files[repo] or not files["plots/" .. name .. ".gp"] then return nil end
+    local script = io.open("plots/" .. name .. ".gp")
+    local data = script and script:read("l"):match("^# data: *(.-)%s*$") or "?"
+    if script then script:close() end
+    io.stderr:write(string.format("site: %s: chart %s not drawn yet (plots/data/%s not measured): a note instead\n",
+                                  source, repo, data))
+    return pandoc.Emph({ pandoc.Str(string.format("[Chart not measured yet: %s draws it from plots/data/%s.]",
+                                                  "plots/" .. name .. ".gp", data)) })
+end
+
 function Image(el)
+    local note = pending_chart(el.src)
+    if note then return note end
     el.src = rewrite(el.src)
     return el
 end
