@@ -54,9 +54,10 @@ class Browser:
         flags = ["--headless", "--remote-debugging-pipe", "--disable-gpu", "--no-first-run",
                  "--no-default-browser-check", "--disable-extensions", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--mute-audio", "--hide-scrollbars",
-                 "--user-data-dir=" + self.profile]
-        if os.geteuid() == 0:
-            flags.append("--no-sandbox")  # Chromium refuses to run as root inside its sandbox
+                 "--user-data-dir=" + self.profile,
+                 # CI containers: no user namespaces for the sandbox (and root is refused
+                 # inside it), a small /dev/shm. The pages are our own files.
+                 "--no-sandbox", "--disable-dev-shm-usage"]
         self.process = subprocess.Popen([executable] + flags + ["about:blank"], pass_fds=(3, 4),
                                         preexec_fn=on_fds_3_and_4, stdin=subprocess.DEVNULL,
                                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
