@@ -14,25 +14,28 @@ typedef struct {
 struct lab4_problem {
     lab4_op op;
     size_t a_count, b_count, n;         /* n = a_count + b_count */
-    int32_t *h_a, *h_b;                 /* host copies of the inputs */
+    const int32_t *h_a, *h_b;           /* the caller's inputs (host), kept by the caller */
     int64_t *h_offsets;                 /* LBS */
     size_t obj_count, out_count;        /* LBS */
     /* device */
-    int32_t *d_ab;                      /* A then B */
+    int32_t *d_ab;                      /* A then B (pairs: then A's values, B's values) */
     int64_t *d_offsets;
-    int32_t *d_out;                     /* merge: n keys; search: n bounds; LBS: obj; join: a side */
+    int32_t *d_out;                     /* merge: n keys (pairs: then n values); search: n bounds;
+                                           LBS: obj; join: a side */
     int32_t *d_out2;                    /* LBS: rank; join: b side */
+    int pairs;                          /* merge: the items carry their origins as values */
     uint8_t *d_flags;                   /* search: n match flags */
     void *cub_temp;
     size_t cub_temp_bytes;
     /* reference */
-    int32_t *ref, *ref2;
+    int32_t *ref, *ref2;                /* merge of pairs: ref2 = the values */
     uint8_t *ref_flags;
     size_t ref_rows;                    /* join */
     int join_set;
     size_t join_rows;                   /* written by the join launcher */
     lab4_io io;
-    variant_ctx ctx[16], cub_ctx;
+    variant_ctx *ctx;                   /* one per variant (lab4_variant_count) */
+    variant_ctx cub_ctx;
 };
 
 static void *device_zero_alloc(size_t bytes, const char *what)
@@ -57,12 +60,40 @@ static void upload(void *d, const void *h, size_t bytes)
         kit_die(KIT_EXIT_USAGE, "cannot upload the lab4 input");
 }
 
-static int32_t *host_copy_i32(const int32_t *src, size_t count)
+static int32_t *host_i32(size_t count, const char *what)
 {
-    int32_t *dst = kit_host_alloc((count ? count : 1) * sizeof(int32_t), "an input copy");
-    if (count)
-        memcpy(dst, src, count * sizeof(int32_t));
-    return dst;
+    return kit_host_alloc((count ? count : 1) * sizeof(int32_t), what);
+}
+
+/* Every problem starts this way: zeroed, one case context per variant. */
+static lab4_problem *problem_new(lab4_op op)
+{
+    lab4_problem *p = kit_host_alloc(sizeof *p, "the problem");
+    memset(p, 0, sizeof *p);
+    p->op = op;
+    p->ctx = kit_host_alloc((size_t)lab4_variant_count * sizeof *p->ctx, "the cases");
+    p->io.join_rows = &p->join_rows;
+    return p;
+}
+
+/* The values of a merge of pairs: every item's origin, A's then B's. */
+static int32_t *make_origins(const lab4_problem *p)
+{
+    int32_t *vals = host_i32(p->n, "the origins");
+#pragma omp parallel for schedule(static)
+    for (size_t k = 0; k < p->n; k++)
+        vals[k] = k < p->a_count ? lab4_origin_a(k) : lab4_origin_b(k - p->a_count);
+    return vals;
+}
+
+/* The CPU reference of a merge: keys into ref, and with vals (A's then B's) the
+ * values into ref2. Sequential: seconds past 2^30 keys, so it says so. */
+static void merge_reference(lab4_problem *p, const int32_t *vals)
+{
+    kit_note_begin("building the CPU reference merge of %zu %s", p->n, vals ? "pairs" : "keys");
+    lab4_ref_merge(p->h_a, vals, p->a_count, p->h_b, vals ? vals + p->a_count : NULL, p->b_count,
+                   p->ref, vals ? p->ref2 : NULL);
+    kit_note_end();
 }
 
 lab4_problem *lab4_problem_create(lab4_op op, const int32_t *h_a, size_t a_count,
@@ -73,32 +104,29 @@ lab4_problem *lab4_problem_create(lab4_op op, const int32_t *h_a, size_t a_count
     if (op == LAB4_JOIN)
         dev_bytes = kit_mul_or_die(n, 48, "lab4 join workspace"); /* bounds, counts, scan, partitions */
     kit_require_device_bytes(dev_bytes, "lab4");
-    lab4_problem *p = kit_host_alloc(sizeof *p, "the problem");
-    memset(p, 0, sizeof *p);
-    p->op = op;
+    lab4_problem *p = problem_new(op);
     p->a_count = a_count;
     p->b_count = b_count;
     p->n = n;
-    p->h_a = host_copy_i32(h_a, a_count);
-    p->h_b = host_copy_i32(h_b, b_count);
+    p->h_a = h_a;
+    p->h_b = h_b;
     p->d_ab = device_zero_alloc(n * sizeof(int32_t), "the inputs A and B");
-    upload(p->d_ab, p->h_a, a_count * sizeof(int32_t));
-    upload(p->d_ab + a_count, p->h_b, b_count * sizeof(int32_t));
+    upload(p->d_ab, h_a, a_count * sizeof(int32_t));
+    upload(p->d_ab + a_count, h_b, b_count * sizeof(int32_t));
     lab4_io *io = &p->io;
     io->a = p->d_ab;
     io->b = p->d_ab + a_count;
     io->a_count = a_count;
     io->b_count = b_count;
-    io->join_rows = &p->join_rows;
     alloc_partitions(p, n);
 
     switch (op) {
     case LAB4_MERGE:
         p->d_out = device_zero_alloc(n * sizeof(int32_t), "the merged keys");
         io->merged = p->d_out;
-        p->ref = kit_host_alloc((n ? n : 1) * sizeof(int32_t), "the reference");
-        lab4_ref_merge(p->h_a, a_count, p->h_b, b_count, p->ref);
-        p->cub_temp_bytes = lab4_cub_merge_temp_bytes(a_count, b_count);
+        p->ref = host_i32(n, "the reference");
+        merge_reference(p, NULL);
+        p->cub_temp_bytes = lab4_cub_merge_temp_bytes(a_count, b_count, 0);
         p->cub_temp = device_zero_alloc(p->cub_temp_bytes, "CUB's merge scratch");
         break;
     case LAB4_SEARCH:
@@ -108,10 +136,12 @@ lab4_problem *lab4_problem_create(lab4_op op, const int32_t *h_a, size_t a_count
         io->b_bound = p->d_out + a_count;
         io->a_match = p->d_flags;
         io->b_match = p->d_flags + a_count;
-        p->ref = kit_host_alloc((n ? n : 1) * sizeof(int32_t), "the reference");
+        p->ref = host_i32(n, "the reference");
         p->ref_flags = kit_host_alloc(n ? n : 1, "the reference");
-        lab4_ref_search(p->h_a, a_count, p->h_b, b_count, p->ref, p->ref + a_count, p->ref_flags,
+        kit_note_begin("building the CPU reference search of %zu keys", n);
+        lab4_ref_search(h_a, a_count, h_b, b_count, p->ref, p->ref + a_count, p->ref_flags,
                         p->ref_flags + a_count);
+        kit_note_end();
         break;
     case LAB4_JOIN: {
         lab4_join_ws *ws = &io->ws;
@@ -133,15 +163,50 @@ lab4_problem *lab4_problem_create(lab4_op op, const int32_t *h_a, size_t a_count
     return p;
 }
 
+void lab4_problem_use_pairs(lab4_problem *p)
+{
+    if (p->op != LAB4_MERGE)
+        kit_die(KIT_EXIT_USAGE, "lab4_problem_use_pairs on a problem that is not a merge");
+    if (p->a_count > LAB4_PAIRS_MAX_SIDE || p->b_count > LAB4_PAIRS_MAX_SIDE)
+        kit_die(KIT_EXIT_USAGE, "lab4: a merge of pairs takes at most %zu items per side (int32 origins)",
+                LAB4_PAIRS_MAX_SIDE);
+    if (p->pairs)
+        return;
+    size_t n = p->n;
+    /* Inputs and outputs twice as long, values after keys: the memcpy row then
+     * copies the bytes of the keys and the values in one go. */
+    kit_require_device_bytes(kit_mul_or_die(n, 2 * sizeof(int32_t), "lab4 values"), "lab4 values");
+    int32_t *h_vals = make_origins(p);
+    cudaFree(p->d_ab);
+    cudaFree(p->d_out);
+    p->d_ab = device_zero_alloc(2 * n * sizeof(int32_t), "the keys and values of A and B");
+    p->d_out = device_zero_alloc(2 * n * sizeof(int32_t), "the merged keys and values");
+    upload(p->d_ab, p->h_a, p->a_count * sizeof(int32_t));
+    upload(p->d_ab + p->a_count, p->h_b, p->b_count * sizeof(int32_t));
+    upload(p->d_ab + n, h_vals, n * sizeof(int32_t));
+    lab4_io *io = &p->io;
+    io->a = p->d_ab;
+    io->b = p->d_ab + p->a_count;
+    io->a_vals = p->d_ab + n;
+    io->b_vals = p->d_ab + n + p->a_count;
+    io->merged = p->d_out;
+    io->merged_vals = p->d_out + n;
+    p->pairs = 1;
+    p->ref2 = host_i32(n, "the reference values");
+    merge_reference(p, h_vals);
+    free(h_vals);
+    cudaFree(p->cub_temp);
+    p->cub_temp_bytes = lab4_cub_merge_temp_bytes(p->a_count, p->b_count, 1);
+    p->cub_temp = device_zero_alloc(p->cub_temp_bytes, "CUB's merge scratch");
+}
+
 lab4_problem *lab4_problem_create_lbs(const int64_t *h_offsets, size_t obj_count)
 {
     size_t out_count = obj_count ? (size_t)h_offsets[obj_count] : 0;
     kit_require_device_bytes(kit_mul_or_die(obj_count + 1, 8, "lab4 offsets") +
                                  kit_mul_or_die(out_count, 8, "lab4 LBS outputs"),
                              "lab4");
-    lab4_problem *p = kit_host_alloc(sizeof *p, "the problem");
-    memset(p, 0, sizeof *p);
-    p->op = LAB4_LBS;
+    lab4_problem *p = problem_new(LAB4_LBS);
     p->obj_count = obj_count;
     p->out_count = out_count;
     p->n = out_count;
@@ -157,11 +222,12 @@ lab4_problem *lab4_problem_create_lbs(const int64_t *h_offsets, size_t obj_count
     io->out_count = out_count;
     io->lbs_obj = p->d_out;
     io->lbs_rank = p->d_out2;
-    io->join_rows = &p->join_rows;
     alloc_partitions(p, out_count + obj_count);
-    p->ref = kit_host_alloc((out_count ? out_count : 1) * sizeof(int32_t), "the reference");
-    p->ref2 = kit_host_alloc((out_count ? out_count : 1) * sizeof(int32_t), "the reference");
+    p->ref = host_i32(out_count, "the reference");
+    p->ref2 = host_i32(out_count, "the reference");
+    kit_note_begin("building the CPU reference LBS of %zu outputs", out_count);
     lab4_ref_lbs(p->h_offsets, obj_count, p->ref, p->ref2);
+    kit_note_end();
     return p;
 }
 
@@ -177,7 +243,8 @@ int lab4_problem_set_join(lab4_problem *p, lab4_join_type type)
                 lab4_join_name(type), p->a_count, p->b_count, rows, LAB4_JOIN_MAX_ROWS);
         return KIT_EXIT_USAGE;
     }
-    /* Outputs sized for this type's rows (at least what was there before). */
+    /* Outputs and reference sized for this type's rows (at least what was there
+     * before: the four types of one problem reuse the largest buffers). */
     if (!p->join_set || rows > p->io.join_capacity) {
         kit_require_device_bytes(kit_mul_or_die(rows, 2 * sizeof(int32_t), "join rows"),
                                  "the join output");
@@ -186,16 +253,18 @@ int lab4_problem_set_join(lab4_problem *p, lab4_join_type type)
         p->d_out = device_zero_alloc(rows * sizeof(int32_t), "the join's A indices");
         p->d_out2 = device_zero_alloc(rows * sizeof(int32_t), "the join's B indices");
         p->io.join_capacity = rows;
+        free(p->ref);
+        free(p->ref2);
+        p->ref = host_i32(rows, "the reference");
+        p->ref2 = host_i32(rows, "the reference");
     }
     alloc_partitions(p, rows + p->n + 1);
     p->io.join = type;
     p->io.join_a = p->d_out;
     p->io.join_b = p->d_out2;
-    free(p->ref);
-    free(p->ref2);
-    p->ref = kit_host_alloc((rows ? rows : 1) * sizeof(int32_t), "the reference");
-    p->ref2 = kit_host_alloc((rows ? rows : 1) * sizeof(int32_t), "the reference");
+    kit_note_begin("building the CPU reference %s join (%zu rows)", lab4_join_name(type), rows);
     lab4_ref_join(p->h_a, p->a_count, p->h_b, p->b_count, type, p->ref, p->ref2, rows);
+    kit_note_end();
     p->ref_rows = rows;
     p->join_set = 1;
     return 0;
@@ -226,12 +295,11 @@ void lab4_problem_destroy(lab4_problem *p)
     cudaFree(ws->scan_temp);
     if (ws->h_rows)
         cudaFreeHost(ws->h_rows);
-    free(p->h_a);
-    free(p->h_b);
     free(p->h_offsets);
     free(p->ref);
     free(p->ref2);
     free(p->ref_flags);
+    free(p->ctx);
     free(p);
 }
 
@@ -244,7 +312,7 @@ static int prepare(void *arg, cudaStream_t stream)
     int r = 0;
     switch (p->op) {
     case LAB4_MERGE:
-        r = kit_poison(p->d_out, p->n * sizeof(int32_t), stream);
+        r = kit_poison(p->d_out, (p->pairs ? 2 : 1) * p->n * sizeof(int32_t), stream);
         break;
     case LAB4_SEARCH:
         r = kit_poison(p->d_out, p->n * sizeof(int32_t), stream);
@@ -311,7 +379,13 @@ static int check(void *arg, char *msg, size_t len)
     switch (p->op) {
     case LAB4_MERGE: {
         int32_t *got = kit_download(p->d_out, p->n * sizeof(int32_t));
-        bad = named(kit_compare_i32(got, p->ref, p->n, msg, len), "merged keys", msg, len);
+        if (p->pairs) {
+            int32_t *vals = kit_download(p->d_out + p->n, p->n * sizeof(int32_t));
+            bad = named(lab4_compare_origins(got, vals, p->ref, p->ref2, p->n, msg, len),
+                        "merged pairs", msg, len);
+            free(vals);
+        } else
+            bad = named(kit_compare_i32(got, p->ref, p->n, msg, len), "merged keys", msg, len);
         free(got);
         break;
     }
@@ -362,8 +436,8 @@ static int check(void *arg, char *msg, size_t len)
 static double useful_bytes(const lab4_problem *p)
 {
     switch (p->op) {
-    case LAB4_MERGE:
-        return 8.0 * (double)p->n;
+    case LAB4_MERGE: /* a key (and a value) in and out per item */
+        return (p->pairs ? 16.0 : 8.0) * (double)p->n;
     case LAB4_SEARCH:
         return 9.0 * (double)p->n; /* keys in, a bound and a flag out per key */
     case LAB4_LBS:
@@ -381,6 +455,11 @@ static double items(const lab4_problem *p)
 
 kit_case lab4_problem_case(lab4_problem *p, int v)
 {
+    if (v < 0 || v >= lab4_variant_count)
+        kit_die(KIT_EXIT_USAGE, "lab4_problem_case: no variant %d (the table has %d)", v, lab4_variant_count);
+    if (lab4_variants[v].op != p->op)
+        kit_die(KIT_EXIT_USAGE, "lab4_problem_case: variant %s does not compute this problem's operation",
+                lab4_variants[v].info.slug);
     if (p->op == LAB4_JOIN && !p->join_set)
         kit_die(KIT_EXIT_USAGE, "lab4: call lab4_problem_set_join before asking for a join case");
     p->ctx[v] = (variant_ctx){ p, v };
@@ -407,7 +486,7 @@ void lab4_problem_copy_limit(lab4_problem *p, kit_config *cfg)
     case LAB4_SEARCH:
         cfg->copy_src = p->d_ab;
         cfg->copy_dst = p->d_out;
-        cfg->copy_bytes = p->n * sizeof(int32_t);
+        cfg->copy_bytes = (p->pairs ? 2 : 1) * p->n * sizeof(int32_t);
         break;
     case LAB4_LBS: { /* the offsets (an initialized input) into the object output */
         size_t in_bytes = (p->obj_count + 1) * sizeof(int64_t), out_bytes = p->out_count * sizeof(int32_t);

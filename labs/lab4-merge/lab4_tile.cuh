@@ -1,6 +1,6 @@
 /* lab4_tile.cuh: device code shared by the partitioned lab4 variants.
  *
- * Every merge-like kernel here has two phases (the seed's "two-phase
+ * Every merge-like kernel here has two phases (Baxter's "two-phase
  * decomposition"):
  *   1. partition: one Merge Path search per tile boundary, so tile t owns
  *      exactly the items t*NV .. (t+1)*NV - 1 of the merged order, however the
@@ -16,21 +16,22 @@
 #include "lab4_search.h"
 
 /* Tile boundaries of a merge of A and B: partitions[t] = how many A items are in
- * the first min(t * nv, a_count + b_count) merged items, t = 0 .. tiles. */
+ * the first lab4_tile_diag(t) = min(t * nv, a_count + b_count) merged items,
+ * t = 0 .. tiles (lab4_merge_tile_range turns two of them into a tile's intervals). */
 static __global__ void lab4_merge_partitions(const int32_t *a, int64_t a_count, const int32_t *b,
                                              int64_t b_count, int64_t nv, int b_first,
                                              int64_t tiles, int64_t *partitions)
 {
-    // TODO(Step 4.1): one thread per boundary t <= tiles: a merge path search at diagonal min(t * nv, total) (about 6 lines)
+    // TODO(Step 4.1): one thread per boundary t <= tiles: a merge path search at diagonal lab4_tile_diag(t, nv, a_count + b_count) (about 5 lines)
 }
 
 /* Tile boundaries of a load-balancing search: partitions[t] = how many outputs
- * are in the first min(t * nv, out_count + obj_count) items. */
+ * are in the first min(t * nv, out_count + obj_count) items (see lab4_lbs_tile_range). */
 static __global__ void lab4_lbs_partitions(const int64_t *offsets, int64_t obj_count,
                                            int64_t out_count, int64_t nv, int64_t tiles,
                                            int64_t *partitions)
 {
-    // TODO(Step 4.3): like lab4_merge_partitions, with lab4_lbs_path_search over the counting sequence (about 6 lines)
+    // TODO(Step 4.3): like lab4_merge_partitions, with lab4_lbs_path_search over the counting sequence (about 5 lines)
 }
 
 /* Launch one of the partition kernels for `tiles` tiles (tiles + 1 boundaries):
@@ -79,33 +80,18 @@ __device__ __forceinline__ void lab4_store_tile(const T *values, int count, T *_
     }
 }
 
-/* The ranges of load-balancing-search tile `tile`: its outputs [out_begin,
- * out_end) and objects [obj_begin, obj_end), from the partitions. */
-typedef struct {
-    int64_t out_begin, out_end, obj_begin, obj_end;
-} lab4_lbs_range;
-
-static __device__ __forceinline__ lab4_lbs_range lab4_lbs_tile_range(const int64_t *partitions,
-                                                                     int64_t tile, int64_t nv,
-                                                                     int64_t out_count,
-                                                                     int64_t obj_count)
-{
-    int64_t total = out_count + obj_count;
-    int64_t d0 = tile * nv, d1 = d0 + nv < total ? d0 + nv : total;
-    lab4_lbs_range r;
-    r.out_begin = partitions[tile];
-    r.out_end = partitions[tile + 1];
-    r.obj_begin = d0 - r.out_begin;
-    r.obj_end = d1 - r.out_end;
-    return r;
-}
-
 /* The load-balancing search of one tile (all NT threads must call it).
- * In: offsets (obj_count + 1 entries, global), the tile's range.
- * Out (shared): off_s[j] = offsets[obj_begin - 1 + j] for j = 0 .. obj_end - obj_begin
- *   (off_s[0] = 0 when obj_begin == 0), and obj_s[k - out_begin] = the object
- *   of output k for every output of the tile. The rank of output k is then
- *   k - off_s[obj_s[k - out_begin] - obj_begin + 1]. Ends with a barrier.
+ * In: offsets (obj_count + 1 entries, global), the tile's range r.
+ * Out (shared):
+ *   off_s[i] = offsets[r.obj_begin - 1 + i] for i = 0 .. obj_end - obj_begin:
+ *     one offset in front of the tile's own objects (0 when obj_begin == 0),
+ *     because the tile's first outputs may belong to object obj_begin - 1;
+ *     lab4_serial_lbs indexes offsets from obj_begin, so it gets off_s + 1;
+ *   obj_s[k - out_begin] = the object of output k, for every output of the tile.
+ * The slot of object o in anything staged this way is o - obj_begin + 1 (slot 0
+ * for obj_begin - 1): the rank of output k is k - off_s[obj_s[k - out_begin] -
+ * obj_begin + 1], and a caller staging per-object data (the join's first_b) must
+ * stage it from obj_begin - 1 too. Ends with a barrier.
  * Shared sizes: off_s NT*VT + 1 int64, obj_s NT*VT int32. */
 template <int NT, int VT>
 __device__ void lab4_tile_lbs(const int64_t *__restrict__ offsets, lab4_lbs_range r,

@@ -25,12 +25,6 @@
 
 #include <cub/cub.cuh>
 
-#ifndef LAB4_JOIN_NT
-#define LAB4_JOIN_NT 128
-#endif
-#ifndef LAB4_JOIN_VT
-#define LAB4_JOIN_VT 7
-#endif
 enum { NT = LAB4_JOIN_NT, VT = LAB4_JOIN_VT, NV = NT * VT };
 static_assert(NV >= LAB4_MIN_NV, "tiles smaller than the partition arrays allow");
 
@@ -52,7 +46,7 @@ join_expand(const int64_t *__restrict__ offsets, const int32_t *__restrict__ fir
             int64_t a_count, int64_t obj_count, int64_t rows, const int64_t *__restrict__ partitions,
             int32_t *__restrict__ out_a, int32_t *__restrict__ out_b)
 {
-    // TODO(Step 4.4): stage first_b of the tile's objects, run lab4_tile_lbs, write (a, b) pairs coalesced (about 24 lines)
+    // TODO(Step 4.4): stage first_b of objects obj_begin - 1 .. obj_end - 1 (slot o - obj_begin + 1, like off_s), run lab4_tile_lbs, write (a, b) pairs coalesced (about 26 lines)
 }
 
 extern "C" size_t lab4_join_scan_temp_bytes(size_t count)
@@ -66,6 +60,8 @@ extern "C" size_t lab4_join_scan_temp_bytes(size_t count)
     return bytes;
 }
 
+/* Record the event of a finished phase (0 search, 1 scan + row count, 2 expand)
+ * if the caller asked for it: see lab4_io.phase_events. */
 static int record_phase(const lab4_io *io, int phase, cudaStream_t stream)
 {
     return io->phase_events[phase] ? KIT_CHECK(cudaEventRecord(io->phase_events[phase], stream)) : 0;
@@ -83,6 +79,6 @@ extern "C" int lab4_join(const lab4_io *io, cudaStream_t stream)
                 return err;
         return 0;
     }
-    // TODO(Step 4.4): search (lower + flags, upper), counts, scan, read the row count, check it, expand (about 48 lines)
+    // TODO(Step 4.4): search (lower + flags, upper); counts, scan, read the row count back, check it; expand; record_phase(io, 0, 1, 2) after each phase (lab4.h: lab4_io.phase_events) (about 45 lines)
     return KIT_TODO;
 }

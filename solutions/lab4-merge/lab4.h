@@ -13,7 +13,8 @@ extern "C" {
 
 /* The operations. A variant computes exactly one of them. */
 typedef enum {
-    LAB4_MERGE,  /* merged = stable merge of sorted A and B (on equal keys A first) */
+    LAB4_MERGE,  /* merged = stable merge of sorted A and B (on equal keys A first), keys
+                    alone or key-value pairs */
     LAB4_SEARCH, /* sorted search of A in B and of B in A, bounds and match flags */
     LAB4_LBS,    /* load-balancing search: each output paired with its object and rank */
     LAB4_JOIN    /* sort-merge join of two sorted tables: (a_index, b_index) pairs */
@@ -22,14 +23,51 @@ typedef enum {
 typedef enum { LAB4_INNER, LAB4_LEFT, LAB4_RIGHT, LAB4_OUTER } lab4_join_type;
 const char *lab4_join_name(lab4_join_type t);
 
+/* Tile shapes of the tiled variants: NT threads x VT items per thread, NV = NT * VT
+ * items per tile (VT odd: see v1_merge_path.cu). They are here, not in the .cu
+ * files, because the tests derive their sizes from them (one tile, one item either
+ * side, several tiles): retune a shape here and its tests move with it. */
+#ifndef LAB4_MERGE_NT /* -D overrides are for tuning experiments only */
+#define LAB4_MERGE_NT 128
+#define LAB4_MERGE_VT 23
+#endif
+#ifndef LAB4_SEARCH_NT
+#define LAB4_SEARCH_NT 128
+#define LAB4_SEARCH_VT 11
+#endif
+#ifndef LAB4_LBS_NT
+#define LAB4_LBS_NT 128
+#define LAB4_LBS_VT 7
+#endif
+#ifndef LAB4_JOIN_NT /* the join's expand; its search runs with the search tile */
+#define LAB4_JOIN_NT 128
+#define LAB4_JOIN_VT 7
+#endif
+#define LAB4_MERGE_NV (LAB4_MERGE_NT * LAB4_MERGE_VT)
+#define LAB4_SEARCH_NV (LAB4_SEARCH_NT * LAB4_SEARCH_VT)
+#define LAB4_LBS_NV (LAB4_LBS_NT * LAB4_LBS_VT)
+#define LAB4_JOIN_NV (LAB4_JOIN_NT * LAB4_JOIN_VT)
+
 /* Partition arrays are sized for tiles of at least this many items: every
  * variant's NV = NT * VT must be >= LAB4_MIN_NV. */
 #define LAB4_MIN_NV 64
+/* Sizes: a merge takes up to 2^32 keys (64-bit indices throughout); the other
+ * operations store 32-bit indices and take up to 2^30 items. */
+#define LAB4_MERGE_MAX_KEYS ((size_t)1 << 32)
+#define LAB4_MAX_ITEMS ((size_t)1 << 30)
 /* The join refuses outputs of more rows than this (2^30 pairs = 8 GiB): the
  * output size is computed first and a bigger join is a clear error. */
 #define LAB4_JOIN_MAX_ROWS ((size_t)1 << 30)
 /* Returned by the join launcher when the output does not fit the capacity. */
 #define LAB4_ERR_JOIN_TOO_LARGE 100001
+
+/* The values of a key-value merge in the tests and the driver: each item's
+ * origin. A's item i carries i, B's item j carries -1 - j: the sign says which
+ * array, the magnitude which item (each side below 2^31 items). A stable merge
+ * puts, among equal keys, A's origins first, in increasing order, then B's. */
+static inline int32_t lab4_origin_a(size_t i) { return (int32_t)i; }
+static inline int32_t lab4_origin_b(size_t j) { return (int32_t)(-1 - (int64_t)j); }
+#define LAB4_PAIRS_MAX_SIDE ((size_t)INT32_MAX)
 
 /* Scratch memory of the join, allocated by the problem outside any timing. */
 typedef struct {
@@ -50,9 +88,13 @@ typedef struct {
     /* Merge, search, join: two sorted int32 key arrays. */
     const int32_t *a, *b;
     size_t a_count, b_count;
-    /* LAB4_MERGE: a_count + b_count keys. */
+    /* LAB4_MERGE: a_count + b_count keys. Key-value pairs when merged_vals is not
+     * NULL: a_vals[i] travels with a[i], b_vals[j] with b[j], and merged_vals[k]
+     * is the value of the item merged[k] came from. Keys only: all three NULL. */
     int32_t *merged;
-    /* LAB4_SEARCH (one pass, the seed's "power usage"):
+    const int32_t *a_vals, *b_vals;
+    int32_t *merged_vals;
+    /* LAB4_SEARCH (one pass, what Baxter's slides call "power usage"):
      *   a_bound[i] = lower_bound of a[i] in b (how many b < a[i]),
      *   b_bound[j] = upper_bound of b[j] in a (how many a <= b[j]),
      *   a_match[i] = 1 if some b equals a[i], b_match[j] = 1 if some a equals b[j]. */
@@ -71,11 +113,18 @@ typedef struct {
     size_t join_capacity;
     size_t *join_rows;
     lab4_join_ws ws;
-    /* Scratch: one Merge Path split per tile boundary (see LAB4_MIN_NV). */
+    /* Scratch: one Merge Path split per tile boundary (see LAB4_MIN_NV). A launcher
+     * checks that its tiles + 1 boundaries fit before it launches anything. */
     int64_t *partitions;
     size_t partition_capacity;
-    /* Optional (may be NULL): events the join records after its search, scan and
-     * expand phases, for --phases. Recorded on the launch stream. */
+    /* Optional (NULL: not recorded): events the join records on the launch stream,
+     *   [0] after the search (both sorted-search passes),
+     *   [1] after the scan phase: the count kernel, the scan, and the copy of the
+     *       row count to the host with the wait for it (the round trip is part of
+     *       the scan phase: nothing can be launched before the count is known),
+     *   [2] after the expand (recorded even when there are no rows to expand).
+     * All three are recorded on every path that returns 0, empty inputs included,
+     * so --phases can time them; an error return may leave later ones unrecorded. */
     cudaEvent_t phase_events[3];
 } lab4_io;
 
@@ -90,26 +139,34 @@ typedef struct {
 extern const lab4_variant lab4_variants[];
 extern const int lab4_variant_count;
 
-/* Launchers (one file each), and the CUB merge (cub_ref.cu). */
+/* Launchers (one file each), and the CUB merge (cub_ref.cu). The merge launchers
+ * and CUB's merge keys alone or pairs, as io->merged_vals says. */
 int lab4_naive_merge(const lab4_io *io, cudaStream_t stream);
 int lab4_merge_path(const lab4_io *io, cudaStream_t stream);
 int lab4_sorted_search(const lab4_io *io, cudaStream_t stream);
 int lab4_load_balancing_search(const lab4_io *io, cudaStream_t stream);
 int lab4_join(const lab4_io *io, cudaStream_t stream);
+/* cub::DeviceMerge::MergeKeys, or MergePairs when io->merged_vals is set. */
 int lab4_cub_merge(const lab4_io *io, void *temp, size_t temp_bytes, cudaStream_t stream);
-/* Scratch bytes CUB needs for a merge of these sizes / a scan of count int64. */
-size_t lab4_cub_merge_temp_bytes(size_t a_count, size_t b_count);
+/* Scratch bytes CUB needs for a merge of these sizes (pairs: with int32 values) /
+ * a scan of count int64. */
+size_t lab4_cub_merge_temp_bytes(size_t a_count, size_t b_count, int pairs);
 size_t lab4_join_scan_temp_bytes(size_t count);
-/* The join's building blocks, shared with v4 (defined in v2/v3):
- * sorted search of a in b; upper = 0: lower bounds (and match flags if the
- * pointers are not NULL), upper = 1: upper bounds (flag pointers must be NULL). */
-int lab4_sorted_search_pass(const int32_t *a, size_t a_count, const int32_t *b, size_t b_count,
-                            int upper, int32_t *a_bound, int32_t *b_bound, uint8_t *a_match,
-                            uint8_t *b_match, int64_t *partitions, cudaStream_t stream);
+/* The sorted search of step 4.2 as one pass over io's A and B (v2), the join's
+ * building block. upper = 0 (A first on ties): a_bound[i] = lower bound of a[i] in
+ * B, b_bound[j] = upper bound of b[j] in A, and the match flags; upper = 1 (B
+ * first): a_bound[i] = upper bound of a[i] in B, b_bound[j] = lower bound of b[j]
+ * in A, no flags. a_bound must be given; b_bound, a_match and b_match may be NULL
+ * (not written), and the flags must be NULL when upper = 1. Uses io->partitions
+ * (checked against io->partition_capacity). */
+int lab4_sorted_search_pass(const lab4_io *io, int upper, int32_t *a_bound, int32_t *b_bound,
+                            uint8_t *a_match, uint8_t *b_match, cudaStream_t stream);
 
 /* ---- CPU reference (lab4_ref.c), written independently of the kernels ---- */
-void lab4_ref_merge(const int32_t *a, size_t a_count, const int32_t *b, size_t b_count,
-                    int32_t *out);
+/* Sequential two-cursor merge, A first on ties. With values (a_vals, b_vals and
+ * out_vals not NULL) each value follows its key. */
+void lab4_ref_merge(const int32_t *a, const int32_t *a_vals, size_t a_count, const int32_t *b,
+                    const int32_t *b_vals, size_t b_count, int32_t *out, int32_t *out_vals);
 /* Binary searches, one per element. */
 void lab4_ref_search(const int32_t *a, size_t a_count, const int32_t *b, size_t b_count,
                      int32_t *a_bound, int32_t *b_bound, uint8_t *a_match, uint8_t *b_match);
@@ -117,7 +174,7 @@ void lab4_ref_lbs(const int64_t *offsets, size_t obj_count, int32_t *obj, int32_
 /* Rows of the join without building them (hash counts); exact, 64-bit. */
 size_t lab4_ref_join_rows(const int32_t *a, size_t a_count, const int32_t *b, size_t b_count,
                           lab4_join_type type);
-/* Hash join, then a sort into the defined order: rows with an A side by
+/* Hash join, written straight in the defined order: rows with an A side by
  * (a_index, b_index), a row without match having b_index = -1; then the rows
  * without an A side (right/outer) by b_index. Writes `rows` rows (from
  * lab4_ref_join_rows) to out_a, out_b. */
@@ -137,11 +194,25 @@ void lab4_make_table(int32_t *keys, size_t count, int dups, uint64_t seed);
  * included when that is small). */
 void lab4_make_offsets(int64_t *offsets, size_t obj_count, size_t out_count, uint64_t seed);
 
+/* ---- checking ------------------------------------------------------------- */
+/* Compare a merge of pairs whose values are origins (lab4_origin_a/b) with the
+ * reference: 0 when equal; otherwise 1 and a message naming the first output
+ * that differs, with the items expected and got ("A[5]", "B[3]") and, when the
+ * keys agree, that the merge broke the tie rule (A first, in order). */
+int lab4_compare_origins(const int32_t *got_keys, const int32_t *got_vals,
+                         const int32_t *ref_keys, const int32_t *ref_vals, size_t n, char *msg,
+                         size_t len);
+
 /* ---- the problem --------------------------------------------------------- */
 typedef struct lab4_problem lab4_problem;
-/* Merge / search / join inputs: A and B given by the caller (host, sorted). */
+/* Merge / search / join inputs: A and B given by the caller (host, sorted). The
+ * problem reads them (reference, join) until lab4_problem_destroy: keep them. */
 lab4_problem *lab4_problem_create(lab4_op op, const int32_t *h_a, size_t a_count,
                                   const int32_t *h_b, size_t b_count);
+/* Merge problems: from now on every merge case (variants and CUB) merges pairs,
+ * the value of each item its origin, and the check compares origins too. Each
+ * side must have at most LAB4_PAIRS_MAX_SIDE items (exits 2 otherwise). */
+void lab4_problem_use_pairs(lab4_problem *p);
 /* LBS input: obj_count + 1 offsets (host). */
 lab4_problem *lab4_problem_create_lbs(const int64_t *h_offsets, size_t obj_count);
 void lab4_problem_destroy(lab4_problem *p);
@@ -154,7 +225,8 @@ size_t lab4_problem_join_rows(const lab4_problem *p);
 /* The case for variant v (of the problem's op); prepare poisons the outputs,
  * check compares with the CPU reference; bytes counts inputs read + outputs written. */
 kit_case lab4_problem_case(lab4_problem *p, int v);
-/* CUB's merge as a case (merge problems only). */
+/* CUB's merge as a case (merge problems only): MergeKeys, or MergePairs after
+ * lab4_problem_use_pairs. */
 kit_case lab4_problem_cub_case(lab4_problem *p);
 /* The memcpy row: a device-to-device copy of about the bytes of one run. */
 void lab4_problem_copy_limit(lab4_problem *p, kit_config *cfg);

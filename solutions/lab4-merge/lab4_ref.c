@@ -1,6 +1,7 @@
 /* lab4_ref.c: the CPU reference ("gold") for every lab4 operation, written
  * independently of the kernels: a sequential two-cursor merge, one binary search
- * per element, a loop over the objects, and a hash join. Also the input data. */
+ * per element, a loop over the objects, and a hash join. Also the input data and
+ * the check of a merge of pairs. */
 #include "lab4.h"
 
 #include <stdlib.h>
@@ -12,16 +13,52 @@ const char *lab4_join_name(lab4_join_type t)
     return (unsigned)t < 4 ? names[t] : "?";
 }
 
-void lab4_ref_merge(const int32_t *a, size_t a_count, const int32_t *b, size_t b_count,
-                    int32_t *out)
+void lab4_ref_merge(const int32_t *a, const int32_t *a_vals, size_t a_count, const int32_t *b,
+                    const int32_t *b_vals, size_t b_count, int32_t *out, int32_t *out_vals)
 {
-    size_t i = 0, j = 0, k = 0;
-    while (i < a_count && j < b_count)
-        out[k++] = b[j] < a[i] ? b[j++] : a[i++]; /* a first on ties */
-    while (i < a_count)
-        out[k++] = a[i++];
-    while (j < b_count)
-        out[k++] = b[j++];
+    size_t i = 0, j = 0;
+    for (size_t k = 0; k < a_count + b_count; k++) {
+        int take_b = i == a_count || (j < b_count && b[j] < a[i]); /* a first on ties */
+        out[k] = take_b ? b[j] : a[i];
+        if (out_vals)
+            out_vals[k] = take_b ? b_vals[j] : a_vals[i];
+        if (take_b)
+            j++;
+        else
+            i++;
+    }
+}
+
+/* "A[i]" or "B[j]" for an origin value (lab4_origin_a/b). */
+static void origin_name(int32_t v, char *out, size_t len)
+{
+    if (v >= 0)
+        snprintf(out, len, "A[%d]", v);
+    else
+        snprintf(out, len, "B[%lld]", -1 - (long long)v);
+}
+
+int lab4_compare_origins(const int32_t *got_keys, const int32_t *got_vals,
+                         const int32_t *ref_keys, const int32_t *ref_vals, size_t n, char *msg,
+                         size_t len)
+{
+    if (kit_compare_i32(got_keys, ref_keys, n, msg, len))
+        return 1;
+    size_t bad = 0, first = 0;
+    for (size_t k = 0; k < n; k++)
+        if (got_vals[k] != ref_vals[k] && bad++ == 0)
+            first = k;
+    if (!bad)
+        return 0;
+    char want[32], got[32];
+    origin_name(ref_vals[first], want, sizeof want);
+    origin_name(got_vals[first], got, sizeof got);
+    snprintf(msg, len,
+             "%zu of %zu values differ, first at output %zu (key %d): expected the item %s, got %s; "
+             "the keys are right, so the merge is not stable: on equal keys A's items come first, "
+             "in their order, then B's",
+             bad, n, first, ref_keys[first], want, got);
+    return 1;
 }
 
 /* First index in v[0..n) whose value is > key (strict = 1) or >= key (strict = 0). */
@@ -129,89 +166,85 @@ static void hash_free(hash_table *t)
     free(t->next);
 }
 
+/* Output rows of A row i: its matches in B (hash table tb), or 1 when it has
+ * none and the join keeps such rows. */
+static size_t a_row_count(const hash_table *tb, int32_t key, int keep_a)
+{
+    int64_t s = hash_find(tb, key);
+    return s >= 0 ? (size_t)tb->count[s] : (size_t)keep_a;
+}
+
 size_t lab4_ref_join_rows(const int32_t *a, size_t a_count, const int32_t *b, size_t b_count,
                           lab4_join_type type)
 {
     int keep_a = type == LAB4_LEFT || type == LAB4_OUTER;
     int keep_b = type == LAB4_RIGHT || type == LAB4_OUTER;
-    hash_table tb, ta;
+    hash_table tb;
     hash_build(&tb, b, b_count);
     size_t rows = 0;
-    for (size_t i = 0; i < a_count; i++) {
-        int64_t s = hash_find(&tb, a[i]);
-        rows += s >= 0 ? (size_t)tb.count[s] : (size_t)keep_a;
-    }
+#pragma omp parallel for reduction(+ : rows) schedule(static)
+    for (size_t i = 0; i < a_count; i++)
+        rows += a_row_count(&tb, a[i], keep_a);
+    hash_free(&tb);
     if (keep_b) {
+        hash_table ta;
         hash_build(&ta, a, a_count);
+#pragma omp parallel for reduction(+ : rows) schedule(static)
         for (size_t j = 0; j < b_count; j++)
             rows += hash_find(&ta, b[j]) < 0;
         hash_free(&ta);
     }
-    hash_free(&tb);
     return rows;
 }
 
-/* LSD radix sort of 64-bit keys, 16 bits per pass. */
-static void radix_sort_u64(uint64_t *v, size_t n)
-{
-    uint64_t *tmp = kit_host_alloc((n ? n : 1) * sizeof(uint64_t), "the sort buffer");
-    size_t *count = kit_host_alloc(65536 * sizeof(size_t), "the sort counts");
-    for (int shift = 0; shift < 64; shift += 16) {
-        memset(count, 0, 65536 * sizeof(size_t));
-        for (size_t i = 0; i < n; i++)
-            count[(v[i] >> shift) & 0xFFFF]++;
-        size_t sum = 0;
-        for (size_t d = 0; d < 65536; d++) {
-            size_t c = count[d];
-            count[d] = sum;
-            sum += c;
-        }
-        for (size_t i = 0; i < n; i++)
-            tmp[count[(v[i] >> shift) & 0xFFFF]++] = v[i];
-        memcpy(v, tmp, n * sizeof(uint64_t));
-    }
-    free(tmp);
-    free(count);
-}
-
+/* The rows come out in the defined order without a sort: A rows are visited in
+ * order, each chain lists its B rows in increasing order, and the B rows without
+ * partner are appended in order. Each A row's first output row comes from a scan
+ * of the counts, so the rows are written in parallel. */
 void lab4_ref_join(const int32_t *a, size_t a_count, const int32_t *b, size_t b_count,
                    lab4_join_type type, int32_t *out_a, int32_t *out_b, size_t rows)
 {
     int keep_a = type == LAB4_LEFT || type == LAB4_OUTER;
     int keep_b = type == LAB4_RIGHT || type == LAB4_OUTER;
-    /* Sort key of a row: (a_index, b_index + 1), rows without A side after all A
-     * rows (a_index := a_count), so sorting the keys gives the defined order. */
-    uint64_t *key = kit_host_alloc((rows ? rows : 1) * sizeof(uint64_t), "the join rows");
-    size_t r = 0;
     hash_table tb;
     hash_build(&tb, b, b_count);
+    size_t *first_row = kit_host_alloc((a_count + 1) * sizeof(size_t), "the join's row starts");
+    first_row[0] = 0;
+#pragma omp parallel for schedule(static)
+    for (size_t i = 0; i < a_count; i++)
+        first_row[i + 1] = a_row_count(&tb, a[i], keep_a);
+    for (size_t i = 0; i < a_count; i++) /* counts -> inclusive scan = next row's start */
+        first_row[i + 1] += first_row[i];
+    size_t r = first_row[a_count];
+    if (r > rows)
+        kit_die(KIT_EXIT_USAGE, "lab4_ref_join: the A rows alone give %zu rows, %zu expected", r, rows);
+#pragma omp parallel for schedule(dynamic, 4096)
     for (size_t i = 0; i < a_count; i++) {
+        size_t k = first_row[i];
         int64_t s = hash_find(&tb, a[i]);
-        if (s >= 0) {
-            for (int64_t j = tb.head[s]; j >= 0; j = tb.next[j])
-                if (r < rows)
-                    key[r++] = (uint64_t)i << 32 | (uint64_t)(j + 1);
-        } else if (keep_a && r < rows)
-            key[r++] = (uint64_t)i << 32;
+        if (s < 0 && keep_a) {
+            out_a[k] = (int32_t)i;
+            out_b[k] = -1;
+        }
+        for (int64_t j = s >= 0 ? tb.head[s] : -1; j >= 0; j = tb.next[j], k++) {
+            out_a[k] = (int32_t)i;
+            out_b[k] = (int32_t)j;
+        }
     }
+    free(first_row);
     hash_free(&tb);
     if (keep_b) {
         hash_table ta;
         hash_build(&ta, a, a_count);
         for (size_t j = 0; j < b_count; j++)
-            if (hash_find(&ta, b[j]) < 0 && r < rows)
-                key[r++] = (uint64_t)a_count << 32 | (uint64_t)(j + 1);
+            if (hash_find(&ta, b[j]) < 0 && r < rows) {
+                out_a[r] = -1;
+                out_b[r++] = (int32_t)j;
+            }
         hash_free(&ta);
     }
     if (r != rows)
         kit_die(KIT_EXIT_USAGE, "lab4_ref_join: %zu rows built, %zu expected", r, rows);
-    radix_sort_u64(key, rows);
-    for (size_t k = 0; k < rows; k++) {
-        uint64_t hi = key[k] >> 32;
-        out_a[k] = hi == a_count ? -1 : (int32_t)hi;
-        out_b[k] = (int32_t)(key[k] & 0xFFFFFFFFu) - 1;
-    }
-    free(key);
 }
 
 /* ---- input data ----------------------------------------------------------- */

@@ -76,6 +76,7 @@ LAB4_HD int64_t lab4_merge_path_search(const int32_t *a, int64_t a_count, const 
             hi = mid;
     }
     return lo;
+    // STUB: (void)a; (void)b; (void)b_count; (void)b_first;
     // STUB: return diag < a_count ? diag : a_count; /* wrong: replace with the search */
     // END SOLUTION
 }
@@ -99,8 +100,60 @@ LAB4_HD int64_t lab4_lbs_path_search(int64_t first_out, int64_t out_count,
             hi = mid;
     }
     return lo;
+    // STUB: (void)first_out; (void)out_count; (void)offsets; (void)obj_count; (void)diag;
     // STUB: return 0; /* wrong: replace with the search */
     // END SOLUTION
+}
+
+/* ---- tiles ---------------------------------------------------------------------
+ * A partition kernel stores partitions[t] for every tile boundary t = 0 .. tiles:
+ * how many items of the first sequence (A; for the LBS: outputs) are among the
+ * first lab4_tile_diag(t) items of the merged order. Tile t owns the merged
+ * items [diag(t), diag(t + 1)) and, from each sequence, what lies between its two
+ * boundaries: these are the range types every tiled kernel starts from. */
+
+/* Where tile boundary t lies on the merged order: t * nv, the last one clamped to
+ * the total. */
+LAB4_HD int64_t lab4_tile_diag(int64_t t, int64_t nv, int64_t total)
+{
+    return t * nv < total ? t * nv : total;
+}
+
+/* A merge tile (merge, sorted search): A items [a_begin, a_end), B items
+ * [b_begin, b_end); (a_end - a_begin) + (b_end - b_begin) = nv but in the last tile. */
+typedef struct {
+    int64_t a_begin, a_end, b_begin, b_end;
+} lab4_merge_range;
+
+LAB4_HD lab4_merge_range lab4_merge_tile_range(const int64_t *partitions, int64_t tile, int64_t nv,
+                                               int64_t a_count, int64_t b_count)
+{
+    int64_t d0 = tile * nv; /* a tile that exists starts before the end */
+    int64_t d1 = lab4_tile_diag(tile + 1, nv, a_count + b_count);
+    lab4_merge_range r;
+    r.a_begin = partitions[tile];
+    r.a_end = partitions[tile + 1];
+    r.b_begin = d0 - r.a_begin;
+    r.b_end = d1 - r.a_end;
+    return r;
+}
+
+/* A load-balancing-search tile: outputs [out_begin, out_end) and the objects
+ * whose starts fall in it, [obj_begin, obj_end). Its first outputs may belong to
+ * object obj_begin - 1, which started in an earlier tile (or to no object of the
+ * tile at all when one object spans several tiles). */
+typedef struct {
+    int64_t out_begin, out_end, obj_begin, obj_end;
+} lab4_lbs_range;
+
+/* The same cut as a merge tile's: the LBS merges the outputs (first) with the
+ * object starts (second). */
+LAB4_HD lab4_lbs_range lab4_lbs_tile_range(const int64_t *partitions, int64_t tile, int64_t nv,
+                                           int64_t out_count, int64_t obj_count)
+{
+    lab4_merge_range m = lab4_merge_tile_range(partitions, tile, nv, out_count, obj_count);
+    lab4_lbs_range r = { m.a_begin, m.a_end, m.b_begin, m.b_end };
+    return r;
 }
 
 /* Serial merge of one thread's share of a tile in shared memory: keys[a..a_end)
@@ -108,11 +161,13 @@ LAB4_HD int64_t lab4_lbs_path_search(int64_t first_out, int64_t out_count,
  * array, A's before B's, so b_end is the end of the filled part); emit `count`
  * (<= vt) items to out[0..count), A first on ties. The two head keys stay in
  * registers: one shared-memory load per item. The caller passes a compile-time
- * vt so the loop unrolls and out[] stays in registers; reads stay below b_end. */
+ * vt so the loop unrolls and out[] stays in registers; reads stay below b_end.
+ * src (NULL: not recorded) gets where each output came from: its index in keys,
+ * so values laid out like the keys can follow them (a merge of pairs). */
 LAB4_HD void lab4_serial_merge(const int32_t *keys, int a, int a_end, int b, int b_end, int count,
-                               int vt, int32_t *out)
+                               int vt, int32_t *out, int *src)
 {
-    // BEGIN SOLUTION (Step 4.1): keep both heads in registers; emit the smaller (A on ties), load the next head
+    // BEGIN SOLUTION (Step 4.1): keep both heads in registers; emit the smaller (A on ties) and where it came from, load the next head
     int32_t a_key = a < b_end ? keys[a] : 0;
     int32_t b_key = b < b_end ? keys[b] : 0;
     LAB4_UNROLL
@@ -120,6 +175,8 @@ LAB4_HD void lab4_serial_merge(const int32_t *keys, int a, int a_end, int b, int
         if (i < count) {
             int take_a = b >= b_end || (a < a_end && a_key <= b_key);
             out[i] = take_a ? a_key : b_key;
+            if (src)
+                src[i] = take_a ? a : b;
             int next = take_a ? ++a : ++b;
             int32_t key = next < b_end ? keys[next] : 0;
             if (take_a)
@@ -128,6 +185,8 @@ LAB4_HD void lab4_serial_merge(const int32_t *keys, int a, int a_end, int b, int
                 b_key = key;
         }
     }
+    // STUB: (void)keys; (void)a; (void)a_end; (void)b; (void)b_end; (void)count; (void)vt;
+    // STUB: (void)out; (void)src;
     // END SOLUTION
 }
 
@@ -186,15 +245,22 @@ LAB4_HD void lab4_serial_search(const int32_t *keys, int a_count, int b_count, i
             }
         }
     }
+    // STUB: (void)keys; (void)a_count; (void)b_count; (void)a; (void)b; (void)count; (void)vt;
+    // STUB: (void)upper; (void)a_base; (void)b_base; (void)halo;
+    // STUB: (void)a_bound; (void)b_bound; (void)a_match; (void)b_match;
     // END SOLUTION
 }
 
 /* Serial load-balancing search, one thread's share of a tile. The tile holds
- * outputs [out_begin, out_end) and objects [obj_begin, obj_end); tile_offsets[j]
- * is offsets[obj_begin + j]. The thread starts at output k and object cursor o
- * (global, from lab4_lbs_path_search) and walks `count` (<= vt) steps: when
- * object o starts at or before output k (offsets[o] <= k) the cursor passes it,
- * otherwise output k belongs to object o - 1: obj[k - out_begin] = o - 1. */
+ * outputs [out_begin, out_end) and objects [obj_begin, obj_end) (a
+ * lab4_lbs_range). tile_offsets is indexed by object - obj_begin:
+ * tile_offsets[j] = offsets[obj_begin + j] (lab4_tile_lbs keeps one more offset
+ * in front, offsets[obj_begin - 1] at off_s[0], so it passes off_s + 1). The thread
+ * starts at output k and object cursor o (global, from lab4_lbs_path_search) and
+ * walks `count` (<= vt) steps: when object o starts at or before output k
+ * (offsets[o] <= k) the cursor passes it, otherwise output k belongs to object
+ * o - 1: obj[k - out_begin] = o - 1. That object may be obj_begin - 1 (the
+ * tile's first outputs continue an object that started before the tile). */
 LAB4_HD void lab4_serial_lbs(const int64_t *tile_offsets, int64_t obj_begin, int64_t obj_end,
                              int64_t out_begin, int64_t k, int64_t o, int count, int vt,
                              int32_t *obj)
@@ -211,6 +277,8 @@ LAB4_HD void lab4_serial_lbs(const int64_t *tile_offsets, int64_t obj_begin, int
             }
         }
     }
+    // STUB: (void)tile_offsets; (void)obj_begin; (void)obj_end; (void)out_begin; (void)k; (void)o;
+    // STUB: (void)count; (void)vt; (void)obj;
     // END SOLUTION
 }
 
@@ -224,6 +292,7 @@ LAB4_HD int64_t lab4_join_count(int is_a_row, int64_t matches, int b_matched, in
     if (is_a_row)
         return matches > 0 ? matches : keep_a;
     return keep_b && !b_matched;
+    // STUB: (void)is_a_row; (void)matches; (void)b_matched; (void)keep_a; (void)keep_b;
     // STUB: return 0;
     // END SOLUTION
 }
@@ -242,6 +311,7 @@ LAB4_HD void lab4_join_row(int64_t obj, int64_t rank, int64_t a_count, int32_t f
         *a_index = -1;
         *b_index = (int32_t)(obj - a_count);
     }
+    // STUB: (void)obj; (void)rank; (void)a_count; (void)first_b; (void)a_index; (void)b_index;
     // END SOLUTION
 }
 

@@ -1,7 +1,8 @@
 /* lab4: merge and joins. The driver: options, data, check, time, table, CSV.
  * Variants compute different operations, so --op picks the group of rows:
- *   merge  (naive-merge, merge-path, cub), search (sorted-search),
- *   lbs    (load-balancing-search),        join (join, one row per --join type).
+ *   merge  (naive-merge, merge-path, cub; keys, or key-value pairs with --pairs),
+ *   search (sorted-search), lbs (load-balancing-search),
+ *   join   (join, one row per --join type).
  * Every row is checked against the CPU reference before it is timed; see
  * README.md for the exercise. */
 #include "lab4.h"
@@ -12,7 +13,7 @@
 
 static const char *op_arg = NULL, *join_arg = "all";
 static long long split = 50, dups = 1;
-static int trace, phases;
+static int trace, phases, pairs;
 
 /* Joins are swept up to this size (their reference and outputs grow fast). */
 #define LAB4_JOIN_SWEEP_MAX ((size_t)1 << 24)
@@ -26,11 +27,14 @@ static const kit_flag lab4_flags[] = {
       0, 100 },
     { "--dups", KIT_FLAG_INT, "D", "join tables: about D rows per key (default 1 = unique keys, 1..64)",
       &dups, 1, 64 },
+    { "--pairs", KIT_FLAG_SWITCH, NULL,
+      "merge key-value pairs (each value the item's origin, so the check sees stability) instead of keys",
+      &pairs, 0, 0 },
     { "--phases", KIT_FLAG_SWITCH, NULL,
       "also time the join's phases (search, scan, expand) with events: rows join:search, ...",
       &phases, 0, 0 },
     { "--trace", KIT_FLAG_SWITCH, NULL,
-      "print the Merge Path partition of the seed's 16 x 14 example (no GPU needed) and exit",
+      "print the Merge Path partition of the lecture's 16 x 14 example (no GPU needed) and exit",
       &trace, 0, 0 },
     { NULL, 0, NULL, NULL, NULL, 0, 0 },
 };
@@ -39,15 +43,15 @@ static const char *const lab4_dists[] = { "uniform", "dups", NULL };
 
 /* ---- --trace ---------------------------------------------------------------- */
 
-#define TRACE_NT 4
-#define TRACE_VT 3
-#define TRACE_NV (TRACE_NT * TRACE_VT)
+/* The lecture's tile for the trace: 4 threads x 3 items. */
+enum { TRACE_NT = 4, TRACE_VT = 3, TRACE_NV = TRACE_NT * TRACE_VT };
 
-/* The seed's tables: letters are keys; "E2" is the third E of its table. */
-static const char seed_a[] = "AABEEEEFFGHHJJMM";
-static const char seed_b[] = "AABBBCCFGGHILL";
+/* The lecture's tables (section 8, from Baxter's slides): letters are keys; "E2"
+ * is the third E of its table. */
+static const char trace_a[] = "AABEEEEFFGHHJJMM";
+static const char trace_b[] = "AABBBCCFGGHILL";
 
-static void label(char *out, const char *keys, int i)
+static void label(char *out, const char *keys, int64_t i)
 {
     int occurrence = 0;
     while (occurrence < i && keys[i - occurrence - 1] == keys[i])
@@ -60,58 +64,66 @@ static void print_interval(const char *name, const char *keys, int64_t lo, int64
     char l[16];
     printf("%s[%2lld, %2lld) =", name, (long long)lo, (long long)hi);
     for (int64_t i = lo; i < hi; i++) {
-        label(l, keys, (int)i);
+        label(l, keys, i);
         printf(" %s", l);
     }
     printf("\n");
 }
 
+/* The partition kernel and the tile kernel of step 4.1, run on the host with the
+ * same functions (lab4_search.h); the serial merge's source indices name the items. */
 static void print_trace(void)
 {
-    int32_t a[sizeof seed_a], b[sizeof seed_b];
-    int64_t na = (int64_t)strlen(seed_a), nb = (int64_t)strlen(seed_b), total = na + nb;
+    int32_t a[sizeof trace_a], b[sizeof trace_b];
+    int64_t na = (int64_t)strlen(trace_a), nb = (int64_t)strlen(trace_b), total = na + nb;
     for (int64_t i = 0; i < na; i++)
-        a[i] = seed_a[i];
+        a[i] = trace_a[i];
     for (int64_t j = 0; j < nb; j++)
-        b[j] = seed_b[j];
-    printf("Merge Path partition of the seed's example (stable: on equal keys A first)\n");
-    print_interval("A", seed_a, 0, na);
-    print_interval("B", seed_b, 0, nb);
+        b[j] = trace_b[j];
+    printf("Merge Path partition of the lecture's example (stable: on equal keys A first)\n");
+    print_interval("A", trace_a, 0, na);
+    print_interval("B", trace_b, 0, nb);
     printf("tiles of NV = NT x VT = %d x %d = %d outputs; the partition kernel searches each tile's\n"
            "first diagonal in the whole arrays, each thread then its own diagonal inside the tile.\n\n",
            TRACE_NT, TRACE_VT, TRACE_NV);
-    for (int64_t t = 0; t * TRACE_NV < total; t++) {
-        int64_t d0 = t * TRACE_NV, d1 = d0 + TRACE_NV < total ? d0 + TRACE_NV : total;
-        int64_t a0 = lab4_merge_path_search(a, na, b, nb, d0, 0);
-        int64_t a1 = lab4_merge_path_search(a, na, b, nb, d1, 0);
-        int64_t b0 = d0 - a0, b1 = d1 - a1;
-        printf("tile %lld: diagonals %lld..%lld\n  ", (long long)t, (long long)d0, (long long)d1);
-        print_interval("A", seed_a, a0, a1);
+    int64_t tiles = (int64_t)kit_div_up((size_t)total, TRACE_NV);
+    int64_t partitions[sizeof trace_a + sizeof trace_b];
+    for (int64_t t = 0; t <= tiles; t++)
+        partitions[t] = lab4_merge_path_search(a, na, b, nb, lab4_tile_diag(t, TRACE_NV, total), 0);
+    for (int64_t t = 0; t < tiles; t++) {
+        lab4_merge_range r = lab4_merge_tile_range(partitions, t, TRACE_NV, na, nb);
+        int tile_a = (int)(r.a_end - r.a_begin), tile_b = (int)(r.b_end - r.b_begin);
+        int tile_n = tile_a + tile_b;
+        printf("tile %lld: diagonals %lld..%lld\n  ", (long long)t, (long long)(r.a_begin + r.b_begin),
+               (long long)(r.a_end + r.b_end));
+        print_interval("A", trace_a, r.a_begin, r.a_end);
         printf("  ");
-        print_interval("B", seed_b, b0, b1);
-        int tile_a = (int)(a1 - a0), tile_n = (int)(d1 - d0);
+        print_interval("B", trace_b, r.b_begin, r.b_end);
         int32_t keys[TRACE_NV];
         for (int i = 0; i < tile_n; i++)
-            keys[i] = i < tile_a ? a[a0 + i] : b[b0 + i - tile_a];
-        for (int tid = 0; tid < TRACE_NT; tid++) {
-            int diag = tid * TRACE_VT < tile_n ? tid * TRACE_VT : tile_n;
-            if (diag == tile_n)
-                break;
-            int as = (int)lab4_merge_path_search(keys, tile_a, keys + tile_a, tile_n - tile_a, diag, 0);
-            int bs = diag - as;
+            keys[i] = i < tile_a ? a[r.a_begin + i] : b[r.b_begin + i - tile_a];
+        for (int tid = 0; tid < TRACE_NT && tid * TRACE_VT < tile_n; tid++) {
+            int diag = tid * TRACE_VT, count = tile_n - diag < TRACE_VT ? tile_n - diag : TRACE_VT;
+            int as = (int)lab4_merge_path_search(keys, tile_a, keys + tile_a, tile_b, diag, 0);
+            int32_t out[TRACE_VT];
+            int src[TRACE_VT];
+            for (int k = 0; k < TRACE_VT; k++)
+                src[k] = -1; /* stays -1 while lab4_serial_merge is a TODO */
+            lab4_serial_merge(keys, as, tile_a, tile_a + diag - as, tile_n, count, TRACE_VT, out, src);
             printf("    thread %d: diagonal %2d -> starts at A[%2lld] B[%2lld], emits", tid, diag,
-                   (long long)(a0 + as), (long long)(b0 + bs));
-            int ai = as, bi = tile_a + bs;
-            for (int k = 0; k < TRACE_VT && diag + k < tile_n; k++) {
-                int take_a = bi >= tile_n || (ai < tile_a && keys[ai] <= keys[bi]);
+                   (long long)(r.a_begin + as), (long long)(r.b_begin + diag - as));
+            for (int k = 0; k < count; k++) {
                 char l[16];
-                if (take_a) {
-                    label(l, seed_a, (int)(a0 + ai++));
-                    printf(" a:%s", l);
-                } else {
-                    label(l, seed_b, (int)(b0 + bi++ - tile_a));
-                    printf(" b:%s", l);
+                if (src[k] < 0 || src[k] >= tile_n) {
+                    printf(" ?");
+                    continue;
                 }
+                int from_a = src[k] < tile_a;
+                if (from_a)
+                    label(l, trace_a, r.a_begin + src[k]);
+                else
+                    label(l, trace_b, r.b_begin + src[k] - tile_a);
+                printf(" %c:%s", from_a ? 'a' : 'b', l);
             }
             printf("\n");
         }
@@ -129,19 +141,20 @@ static void run_cases(kit_report *rep, const kit_options *opt, lab4_problem *p, 
                       size_t n, const char *type, const char *dist, const char *param,
                       int with_cub, cudaStream_t stream)
 {
-    kit_case cases[16];
+    kit_case *cases = kit_host_alloc((size_t)(lab4_variant_count + 1) * sizeof *cases, "the cases");
     int count = 0;
     for (int v = 0; v < lab4_variant_count; v++)
         if (variant_of_op(op, v, opt))
             cases[count++] = lab4_problem_case(p, v);
     if (with_cub)
         cases[count++] = lab4_problem_cub_case(p);
-    if (count == 0)
-        return;
-    kit_config cfg = { .lab = "lab4", .type = type, .dist = dist, .n = n };
-    snprintf(cfg.param, sizeof cfg.param, "%s", param);
-    lab4_problem_copy_limit(p, &cfg);
-    kit_run_cases(rep, opt, &cfg, cases, count, stream);
+    if (count > 0) {
+        kit_config cfg = { .lab = "lab4", .type = type, .dist = dist, .n = n };
+        snprintf(cfg.param, sizeof cfg.param, "%s", param);
+        lab4_problem_copy_limit(p, &cfg);
+        kit_run_cases(rep, opt, &cfg, cases, count, stream);
+    }
+    free(cases);
 }
 
 /* --phases: time search, scan and expand of the join with events. */
@@ -150,16 +163,15 @@ static void time_phases(kit_report *rep, const kit_options *opt, lab4_problem *p
 {
     static const char *names[3] = { "join:search", "join:scan", "join:expand" };
     lab4_io *io = lab4_problem_io(p);
-    cudaEvent_t ev[4];
-    for (int i = 0; i < 4; i++)
-        if (KIT_CHECK(cudaEventCreate(&ev[i])))
-            exit(KIT_EXIT_USAGE);
+    cudaEvent_t ev[4] = { NULL, NULL, NULL, NULL };
+    int r = 0;
+    for (int i = 0; i < 4 && !r; i++)
+        r = KIT_CHECK(cudaEventCreate(&ev[i])); /* a failure becomes ERROR rows below */
     for (int i = 0; i < 3; i++)
         io->phase_events[i] = ev[i + 1];
     double *ms[3];
     for (int i = 0; i < 3; i++)
         ms[i] = kit_host_alloc(sizeof(double) * (size_t)opt->reps, "phase samples");
-    int r = 0;
     for (int i = 0; i < opt->warmup && !r; i++)
         r = lab4_join(io, stream);
     for (int i = 0; i < opt->reps && !r; i++) {
@@ -189,6 +201,7 @@ static void time_phases(kit_report *rep, const kit_options *opt, lab4_problem *p
         snprintf(row.dist, sizeof row.dist, "-");
         snprintf(row.param, sizeof row.param, "%s", param);
         row.n = n;
+        row.planned_runs = opt->reps;
         if (r) {
             row.status = KIT_ERROR;
             snprintf(row.why, sizeof row.why, "CUDA error while timing the phases: %s",
@@ -206,15 +219,21 @@ static void time_phases(kit_report *rep, const kit_options *opt, lab4_problem *p
                lab4_join_name(io->join), n, st[0].median, 100 * st[0].median / sum, st[1].median,
                100 * st[1].median / sum, st[2].median, 100 * st[2].median / sum);
     for (int i = 0; i < 4; i++)
-        cudaEventDestroy(ev[i]);
+        if (ev[i])
+            cudaEventDestroy(ev[i]);
     for (int i = 0; i < 3; i++)
         free(ms[i]);
 }
 
-static void run_size(kit_report *rep, const kit_options *opt, unsigned ops, unsigned joins,
-                     size_t n, cudaStream_t stream)
+/* |A| = n * split / 100, |B| = the rest. */
+static size_t a_count_of(size_t n) { return (size_t)((double)n * (double)split / 100.0); }
+
+/* One size of every selected operation. Returns 0, or KIT_EXIT_USAGE when a join
+ * was refused (its message printed): the driver then stops. */
+static int run_size(kit_report *rep, const kit_options *opt, unsigned ops, unsigned joins,
+                    size_t n, cudaStream_t stream)
 {
-    size_t a_count = (size_t)((double)n * (double)split / 100.0), b_count = n - a_count;
+    size_t a_count = a_count_of(n), b_count = n - a_count;
     char param[64];
     if (ops & (1u << LAB4_MERGE | 1u << LAB4_SEARCH)) {
         int with_dups = strcmp(opt->dist, "dups") == 0;
@@ -227,8 +246,11 @@ static void run_size(kit_report *rep, const kit_options *opt, unsigned ops, unsi
             if (!(ops & 1u << op))
                 continue;
             lab4_problem *p = lab4_problem_create(op, a, a_count, b, b_count);
-            run_cases(rep, opt, p, op, n, "i32", opt->dist, param,
-                      op == LAB4_MERGE && strcmp(opt->variant, "all") == 0, stream);
+            int with_pairs = op == LAB4_MERGE && pairs;
+            if (with_pairs)
+                lab4_problem_use_pairs(p);
+            run_cases(rep, opt, p, op, n, with_pairs ? "pairs" : "i32", opt->dist, param,
+                      op == LAB4_MERGE /* the library row, always */, stream);
             lab4_problem_destroy(p);
         }
         free(a);
@@ -245,6 +267,7 @@ static void run_size(kit_report *rep, const kit_options *opt, unsigned ops, unsi
         lab4_problem_destroy(p);
         free(offsets);
     }
+    int status = 0;
     if ((ops & 1u << LAB4_JOIN) && !(opt->sweep && n > LAB4_JOIN_SWEEP_MAX)) {
         int32_t *a = kit_host_alloc(a_count * sizeof(int32_t), "table A");
         int32_t *b = kit_host_alloc(b_count * sizeof(int32_t), "table B");
@@ -252,11 +275,11 @@ static void run_size(kit_report *rep, const kit_options *opt, unsigned ops, unsi
         lab4_make_table(b, b_count, (int)dups, opt->seed ^ 0x5bd1e995u);
         lab4_problem *p = lab4_problem_create(LAB4_JOIN, a, a_count, b, b_count);
         snprintf(param, sizeof param, "dups=%lld;split=%lld", dups, split);
-        for (lab4_join_type t = LAB4_INNER; t <= LAB4_OUTER; t++) {
+        for (lab4_join_type t = LAB4_INNER; t <= LAB4_OUTER && !status; t++) {
             if (!(joins & 1u << t))
                 continue;
-            if (lab4_problem_set_join(p, t))
-                exit(KIT_EXIT_USAGE); /* the message is printed */
+            if ((status = lab4_problem_set_join(p, t)))
+                break; /* refused: the message is printed */
             run_cases(rep, opt, p, LAB4_JOIN, n, lab4_join_name(t), dups > 1 ? "dups" : "unique",
                       param, 0, stream);
             if (phases && kit_variant_selected(opt, "join"))
@@ -266,6 +289,7 @@ static void run_size(kit_report *rep, const kit_options *opt, unsigned ops, unsi
         free(a);
         free(b);
     }
+    return status;
 }
 
 int main(int argc, char **argv)
@@ -278,8 +302,8 @@ int main(int argc, char **argv)
         .dist_help = "merge/search keys: uniform = spread over 2n values; dups = runs of ~16 equal keys",
         .flags = lab4_flags,
         .default_n = (size_t)1 << 24,
-        .max_n = (size_t)1 << 30,
-        .n_unit = "keys (|A| + |B|; lbs: outputs)",
+        .max_n = LAB4_MERGE_MAX_KEYS,
+        .n_unit = "keys (|A| + |B|; lbs: outputs; above 2^30 only --op merge)",
     };
     kit_options opt;
     kit_options_or_exit(&lab4, argc, argv, &opt);
@@ -308,6 +332,14 @@ int main(int argc, char **argv)
                 joins = 1u << t;
     if (!joins)
         kit_usage_error(&lab4, "--join must be inner, left, right, outer or all, got '%s'", join_arg);
+    if (opt.n > LAB4_MAX_ITEMS && (ops & ~(1u << LAB4_MERGE)))
+        kit_usage_error(&lab4, "--n %zu: only --op merge goes past 2^30 (the other operations store "
+                        "32-bit indices)", opt.n);
+    size_t a_count = a_count_of(opt.n);
+    if (pairs && (ops & 1u << LAB4_MERGE) &&
+        (a_count > LAB4_PAIRS_MAX_SIDE || opt.n - a_count > LAB4_PAIRS_MAX_SIDE))
+        kit_usage_error(&lab4, "--pairs: each of A and B may hold at most 2^31 - 1 items (the values "
+                        "are int32 origins); use a smaller --n or a more even --split");
 
     if (trace) {
         print_trace();
@@ -317,8 +349,9 @@ int main(int argc, char **argv)
     kit_report rep;
     cudaStream_t stream = kit_begin(&opt, &rep);
     size_t sizes[32];
-    int count = kit_sizes(&opt, &lab4, sizes);
-    for (int i = 0; i < count; i++)
-        run_size(&rep, &opt, ops, joins, sizes[i], stream);
-    return kit_end(&rep, stream);
+    int count = kit_sizes(&opt, &lab4, sizes), refused = 0;
+    for (int i = 0; i < count && !refused; i++)
+        refused = run_size(&rep, &opt, ops, joins, sizes[i], stream);
+    int status = kit_end(&rep, stream); /* the table and the CSV of what did run */
+    return refused ? KIT_EXIT_USAGE : status;
 }

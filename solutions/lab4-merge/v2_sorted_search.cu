@@ -15,12 +15,6 @@
 #include "lab4.h"
 #include "lab4_tile.cuh"
 
-#ifndef LAB4_SEARCH_NT
-#define LAB4_SEARCH_NT 128
-#endif
-#ifndef LAB4_SEARCH_VT
-#define LAB4_SEARCH_VT 11
-#endif
 enum { NT = LAB4_SEARCH_NT, VT = LAB4_SEARCH_VT, NV = NT * VT };
 static_assert(NV >= LAB4_MIN_NV, "tiles smaller than the partition arrays allow");
 
@@ -34,20 +28,17 @@ search_tiles(const int32_t *__restrict__ a, int64_t a_count, const int32_t *__re
     __shared__ int32_t keys[NV];
     __shared__ int32_t bound_s[NV]; /* A results at [0, tile_a), B results after */
     __shared__ uint8_t match_s[NV];
-    int64_t tile = blockIdx.x;
-    int64_t total = a_count + b_count;
-    int64_t d0 = tile * NV, d1 = d0 + NV < total ? d0 + NV : total;
-    int64_t a0 = partitions[tile], a1 = partitions[tile + 1];
-    int64_t b0 = d0 - a0, b1 = d1 - a1;
-    int tile_a = (int)(a1 - a0), tile_b = (int)(b1 - b0), tile_n = tile_a + tile_b;
+    lab4_merge_range r = lab4_merge_tile_range(partitions, blockIdx.x, NV, a_count, b_count);
+    int64_t a0 = r.a_begin, b0 = r.b_begin;
+    int tile_a = (int)(r.a_end - a0), tile_b = (int)(r.b_end - b0), tile_n = tile_a + tile_b;
 
     lab4_load_tile<NT, VT>(a + a0, tile_a, b + b0, tile_b, keys);
     /* The neighbours just outside the tile decide the flags of its edge items. */
     lab4_halo halo;
     halo.has_a_prev = a0 > 0;
     halo.a_prev = a0 > 0 ? a[a0 - 1] : 0;
-    halo.has_b_next = b1 < b_count;
-    halo.b_next = b1 < b_count ? b[b1] : 0;
+    halo.has_b_next = r.b_end < b_count;
+    halo.b_next = r.b_end < b_count ? b[r.b_end] : 0;
     __syncthreads();
 
     int diag = min((int)threadIdx.x * VT, tile_n);
@@ -76,37 +67,32 @@ search_tiles(const int32_t *__restrict__ a, int64_t a_count, const int32_t *__re
     // END SOLUTION
 }
 
-extern "C" int lab4_sorted_search_pass(const int32_t *a, size_t a_count, const int32_t *b,
-                                       size_t b_count, int upper, int32_t *a_bound,
+extern "C" int lab4_sorted_search_pass(const lab4_io *io, int upper, int32_t *a_bound,
                                        int32_t *b_bound, uint8_t *a_match, uint8_t *b_match,
-                                       int64_t *partitions, cudaStream_t stream)
+                                       cudaStream_t stream)
 {
-    int64_t total = (int64_t)(a_count + b_count);
-    if (total == 0)
+    int64_t a_count = (int64_t)io->a_count, b_count = (int64_t)io->b_count;
+    if (a_count + b_count == 0)
         return 0;
     if (upper && (a_match || b_match))
         return KIT_CHECK(cudaErrorInvalidValue); /* flags come from the A-first pass only */
+    int64_t tiles = (int64_t)kit_div_up((size_t)(a_count + b_count), NV);
+    if ((size_t)tiles + 1 > io->partition_capacity)
+        return KIT_CHECK(cudaErrorInvalidValue);
     // BEGIN SOLUTION (Step 4.2): partitions with the tie rule of `upper`, then one block per tile
-    int64_t tiles = (int64_t)kit_div_up((size_t)total, NV);
     lab4_merge_partitions<<<lab4_partition_blocks(tiles), 128, 0, stream>>>(
-        a, (int64_t)a_count, b, (int64_t)b_count, NV, upper, tiles, partitions);
+        io->a, a_count, io->b, b_count, NV, upper, tiles, io->partitions);
     if (int err = KIT_LAUNCH_CHECK())
         return err;
-    search_tiles<<<(unsigned)tiles, NT, 0, stream>>>(a, (int64_t)a_count, b, (int64_t)b_count,
-                                                     partitions, upper, a_bound, b_bound, a_match,
-                                                     b_match);
+    search_tiles<<<(unsigned)tiles, NT, 0, stream>>>(io->a, a_count, io->b, b_count, io->partitions,
+                                                     upper, a_bound, b_bound, a_match, b_match);
     return KIT_LAUNCH_CHECK();
+    // STUB: (void)a_bound; (void)b_bound; (void)stream;
     // STUB: return KIT_TODO;
     // END SOLUTION
 }
 
 extern "C" int lab4_sorted_search(const lab4_io *io, cudaStream_t stream)
 {
-    size_t total = io->a_count + io->b_count;
-    if (total == 0)
-        return 0;
-    if (kit_div_up(total, NV) + 1 > io->partition_capacity)
-        return KIT_CHECK(cudaErrorInvalidValue);
-    return lab4_sorted_search_pass(io->a, io->a_count, io->b, io->b_count, 0, io->a_bound,
-                                   io->b_bound, io->a_match, io->b_match, io->partitions, stream);
+    return lab4_sorted_search_pass(io, 0, io->a_bound, io->b_bound, io->a_match, io->b_match, stream);
 }

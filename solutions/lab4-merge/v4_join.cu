@@ -25,12 +25,6 @@
 
 #include <cub/cub.cuh>
 
-#ifndef LAB4_JOIN_NT
-#define LAB4_JOIN_NT 128
-#endif
-#ifndef LAB4_JOIN_VT
-#define LAB4_JOIN_VT 7
-#endif
 enum { NT = LAB4_JOIN_NT, VT = LAB4_JOIN_VT, NV = NT * VT };
 static_assert(NV >= LAB4_MIN_NV, "tiles smaller than the partition arrays allow");
 
@@ -63,9 +57,11 @@ join_expand(const int64_t *__restrict__ offsets, const int32_t *__restrict__ fir
             int64_t a_count, int64_t obj_count, int64_t rows, const int64_t *__restrict__ partitions,
             int32_t *__restrict__ out_a, int32_t *__restrict__ out_b)
 {
-    // BEGIN SOLUTION (Step 4.4): stage first_b of the tile's objects, run lab4_tile_lbs, write (a, b) pairs coalesced
+    // BEGIN SOLUTION (Step 4.4): stage first_b of objects obj_begin - 1 .. obj_end - 1 (slot o - obj_begin + 1, like off_s), run lab4_tile_lbs, write (a, b) pairs coalesced
     __shared__ int64_t off_s[NV + 1];
     __shared__ int32_t obj_s[NV];
+    /* first_s[o - obj_begin + 1] = first_b[o]: slot 0 for object obj_begin - 1,
+     * which the tile's first outputs may continue (see lab4_tile_lbs). */
     __shared__ int32_t first_s[NV + 1];
     lab4_lbs_range r = lab4_lbs_tile_range(partitions, blockIdx.x, NV, rows, obj_count);
     int tile_objs = (int)(r.obj_end - r.obj_begin);
@@ -102,6 +98,8 @@ extern "C" size_t lab4_join_scan_temp_bytes(size_t count)
     return bytes;
 }
 
+/* Record the event of a finished phase (0 search, 1 scan + row count, 2 expand)
+ * if the caller asked for it: see lab4_io.phase_events. */
 static int record_phase(const lab4_io *io, int phase, cudaStream_t stream)
 {
     return io->phase_events[phase] ? KIT_CHECK(cudaEventRecord(io->phase_events[phase], stream)) : 0;
@@ -119,17 +117,14 @@ extern "C" int lab4_join(const lab4_io *io, cudaStream_t stream)
                 return err;
         return 0;
     }
-    // BEGIN SOLUTION (Step 4.4): search (lower + flags, upper), counts, scan, read the row count, check it, expand
+    // BEGIN SOLUTION (Step 4.4): search (lower + flags, upper); counts, scan, read the row count back, check it; expand; record_phase(io, 0, 1, 2) after each phase (lab4.h: lab4_io.phase_events)
     const lab4_join_ws *ws = &io->ws;
     int keep_a = io->join == LAB4_LEFT || io->join == LAB4_OUTER;
     int keep_b = io->join == LAB4_RIGHT || io->join == LAB4_OUTER;
     /* 1. search */
-    if ((err = lab4_sorted_search_pass(io->a, io->a_count, io->b, io->b_count, 0, ws->lower, NULL,
-                                       NULL, ws->b_matched, io->partitions, stream)))
+    if ((err = lab4_sorted_search_pass(io, 0, ws->lower, NULL, NULL, ws->b_matched, stream)))
         return err;
-    if (a_count > 0 && (err = lab4_sorted_search_pass(io->a, io->a_count, io->b, io->b_count, 1,
-                                                      ws->upper, NULL, NULL, NULL, io->partitions,
-                                                      stream)))
+    if (a_count > 0 && (err = lab4_sorted_search_pass(io, 1, ws->upper, NULL, NULL, NULL, stream)))
         return err;
     if ((err = record_phase(io, 0, stream)))
         return err;

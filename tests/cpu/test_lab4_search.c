@@ -1,8 +1,9 @@
 /* CPU suite for lab4's shared logic (lab4_search.h, compiled here as plain C) and
  * its CPU reference: every search against brute force, then a host emulation of
- * each tiled kernel (partition kernel, per-thread search, serial loop, exactly as
- * the kernels call them) against the reference, at tile sizes small enough that
- * every edge case spans many tiles. No GPU needed. */
+ * each tiled kernel (partition kernel, tile ranges, per-thread search, serial
+ * loop, exactly as the kernels call them) against the reference, at tile sizes
+ * small enough that every edge case spans many tiles and at the lab's own tile
+ * shapes (lab4.h). No GPU needed. */
 #include "kit_test.h"
 #include "lab4.h"
 #include "lab4_search.h"
@@ -40,9 +41,18 @@ static const shape shapes[] = {
     { 97, 131, 1000 }, { 64, 64, 64 }, { 250, 250, 3 }, { 1, 300, 1 }, { 300, 1, 1 },
 };
 #define NSHAPES (sizeof shapes / sizeof shapes[0])
-/* Tile shapes (NT, VT) for the emulations: tiny, odd, and the real ones. */
-static const int tiles[][2] = { { 1, 1 }, { 2, 3 }, { 4, 3 }, { 3, 5 }, { 8, 7 }, { 128, 11 } };
+/* Tile shapes (NT, VT) for the emulations: tiny, odd, and the lab's own. */
+static const int tiles[][2] = { { 1, 1 },
+                                { 2, 3 },
+                                { 4, 3 },
+                                { 3, 5 },
+                                { 8, 7 },
+                                { LAB4_MERGE_NT, LAB4_MERGE_VT },
+                                { LAB4_SEARCH_NT, LAB4_SEARCH_VT },
+                                { LAB4_LBS_NT, LAB4_LBS_VT },
+                                { LAB4_JOIN_NT, LAB4_JOIN_VT } };
 #define NTILES (sizeof tiles / sizeof tiles[0])
+enum { MAX_VT = 64 }; /* the emulations keep one thread's items in an array this long */
 
 /* ---- brute force ---------------------------------------------------------------- */
 
@@ -126,57 +136,208 @@ Test(lab4_search, lbs_path_search_every_diagonal)
 
 /* ---- emulations of the tiled kernels ------------------------------------------- */
 
-/* v1: the partition kernel, then per tile and thread the search and serial merge. */
-static void emulate_merge(const int32_t *a, int64_t na, const int32_t *b, int64_t nb, int nt, int vt,
-                          int32_t *out)
+/* The partition kernel on the host: partitions[t] for t = 0 .. tiles (caller frees). */
+static int64_t *merge_partitions(const int32_t *a, int64_t na, const int32_t *b, int64_t nb,
+                                 int64_t nv, int b_first, int64_t *tiles)
 {
-    int64_t nv = (int64_t)nt * vt, total = na + nb, ntiles = (total + nv - 1) / nv;
-    int32_t *keys = malloc((size_t)nv * sizeof(int32_t));
-    int32_t reg[64];
+    *tiles = (na + nb + nv - 1) / nv;
+    int64_t *part = malloc((size_t)(*tiles + 1) * sizeof(int64_t));
+    for (int64_t t = 0; t <= *tiles; t++)
+        part[t] = lab4_merge_path_search(a, na, b, nb, lab4_tile_diag(t, nv, na + nb), b_first);
+    return part;
+}
+
+/* v1: the partition kernel, then per tile and thread the search and serial merge;
+ * with values (a_vals, b_vals, out_vals), the gather through the source indices. */
+static void emulate_merge(const int32_t *a, const int32_t *a_vals, int64_t na, const int32_t *b,
+                          const int32_t *b_vals, int64_t nb, int nt, int vt, int32_t *out,
+                          int32_t *out_vals)
+{
+    cr_assert(le(int, vt, MAX_VT));
+    int64_t nv = (int64_t)nt * vt, ntiles;
+    int64_t *part = merge_partitions(a, na, b, nb, nv, 0, &ntiles);
+    int32_t *keys = malloc((size_t)nv * sizeof(int32_t)), *vals = malloc((size_t)nv * sizeof(int32_t));
+    int32_t reg[MAX_VT];
+    int src[MAX_VT];
     for (int64_t t = 0; t < ntiles; t++) {
-        int64_t d0 = t * nv, d1 = d0 + nv < total ? d0 + nv : total;
-        int64_t a0 = lab4_merge_path_search(a, na, b, nb, d0, 0);
-        int64_t a1 = lab4_merge_path_search(a, na, b, nb, d1, 0);
-        int64_t b0 = d0 - a0;
-        int tile_a = (int)(a1 - a0), tile_n = (int)(d1 - d0), tile_b = tile_n - tile_a;
-        for (int i = 0; i < tile_n; i++)
-            keys[i] = i < tile_a ? a[a0 + i] : b[b0 + i - tile_a];
+        lab4_merge_range r = lab4_merge_tile_range(part, t, nv, na, nb);
+        int tile_a = (int)(r.a_end - r.a_begin), tile_b = (int)(r.b_end - r.b_begin);
+        int tile_n = tile_a + tile_b;
+        for (int i = 0; i < tile_n; i++) {
+            keys[i] = i < tile_a ? a[r.a_begin + i] : b[r.b_begin + i - tile_a];
+            if (out_vals)
+                vals[i] = i < tile_a ? a_vals[r.a_begin + i] : b_vals[r.b_begin + i - tile_a];
+        }
         for (int tid = 0; tid < nt; tid++) {
             int diag = tid * vt < tile_n ? tid * vt : tile_n;
             int as = (int)lab4_merge_path_search(keys, tile_a, keys + tile_a, tile_b, diag, 0);
             int count = vt < tile_n - diag ? vt : tile_n - diag;
-            for (int i = 0; i < 64; i++)
-                reg[i] = 0x7eadbeef;
-            lab4_serial_merge(keys, as, tile_a, tile_a + diag - as, tile_n, count, vt, reg);
-            for (int i = 0; i < count; i++)
-                out[d0 + diag + i] = reg[i];
+            for (int i = 0; i < MAX_VT; i++)
+                reg[i] = src[i] = 0x7eadbeef;
+            lab4_serial_merge(keys, as, tile_a, tile_a + diag - as, tile_n, count, vt, reg,
+                              out_vals ? src : NULL);
+            for (int i = 0; i < count; i++) {
+                out[t * nv + diag + i] = reg[i];
+                if (out_vals) {
+                    cr_assert(src[i] >= 0 && src[i] < tile_n, "source index %d outside the tile", src[i]);
+                    out_vals[t * nv + diag + i] = vals[src[i]];
+                }
+            }
             for (int i = count; i < vt; i++)
-                cr_assert(eq(i32, reg[i], 0x7eadbeef), "serial merge wrote past count");
+                cr_assert(reg[i] == 0x7eadbeef && src[i] == 0x7eadbeef, "serial merge wrote past count");
         }
     }
+    free(part);
     free(keys);
+    free(vals);
 }
 
-Test(lab4_emulate, merge_path_kernel_equals_reference)
+/* Origins as the problem makes them: A's then B's (lab4_origin_a/b). */
+static int32_t *origins(size_t na, size_t nb)
+{
+    int32_t *v = malloc((na + nb + 1) * sizeof(int32_t));
+    for (size_t i = 0; i < na; i++)
+        v[i] = lab4_origin_a(i);
+    for (size_t j = 0; j < nb; j++)
+        v[na + j] = lab4_origin_b(j);
+    return v;
+}
+
+/* A merge of pairs for one shape: inputs, origins and the reference merge. */
+typedef struct {
+    size_t na, nb, n;
+    int32_t *a, *b, *vals, *ref, *ref_vals;
+} pairs_case;
+
+static pairs_case pairs_case_of(const shape *sh, uint64_t seed)
+{
+    pairs_case c = { sh->na, sh->nb, sh->na + sh->nb, NULL, NULL, NULL, NULL, NULL };
+    c.a = sorted_keys(c.na, sh->range, seed);
+    c.b = sorted_keys(c.nb, sh->range, seed + 1);
+    c.vals = origins(c.na, c.nb);
+    c.ref = malloc((c.n + 1) * 4);
+    c.ref_vals = malloc((c.n + 1) * 4);
+    lab4_ref_merge(c.a, c.vals, c.na, c.b, c.vals + c.na, c.nb, c.ref, c.ref_vals);
+    return c;
+}
+
+static void pairs_case_free(pairs_case *c)
+{
+    free(c->a); free(c->b); free(c->vals); free(c->ref); free(c->ref_vals);
+}
+
+Test(lab4_emulate, merge_path_kernel_equals_reference_keys_and_pairs)
+{
+    for (size_t s = 0; s < NSHAPES; s++) {
+        pairs_case c = pairs_case_of(&shapes[s], 40 + 2 * s);
+        int32_t *got = malloc((c.n + 1) * 4), *got_vals = malloc((c.n + 1) * 4);
+        for (size_t t = 0; t < NTILES; t++) {
+            int nt = tiles[t][0], vt = tiles[t][1];
+            char msg[512];
+            memset(got, 0xA5, (c.n + 1) * 4);
+            emulate_merge(c.a, NULL, (int64_t)c.na, c.b, NULL, (int64_t)c.nb, nt, vt, got, NULL);
+            cr_assert(eq(int, kit_compare_i32(got, c.ref, c.n, msg, sizeof msg), 0),
+                      "keys, shape %zu, NT=%d VT=%d: %s", s, nt, vt, msg);
+            memset(got, 0xA5, (c.n + 1) * 4);
+            memset(got_vals, 0xA5, (c.n + 1) * 4);
+            emulate_merge(c.a, c.vals, (int64_t)c.na, c.b, c.vals + c.na, (int64_t)c.nb, nt, vt, got, got_vals);
+            cr_assert(eq(int, lab4_compare_origins(got, got_vals, c.ref, c.ref_vals, c.n, msg, sizeof msg), 0),
+                      "pairs, shape %zu, NT=%d VT=%d: %s", s, nt, vt, msg);
+        }
+        free(got);
+        free(got_vals);
+        pairs_case_free(&c);
+    }
+}
+
+/* The reference merge of pairs is stable, checked independently: sorting all
+ * items by (key, A before B, index) gives the same order. */
+static int cmp_i64(const void *x, const void *y)
+{
+    int64_t p = *(const int64_t *)x, q = *(const int64_t *)y;
+    return (p > q) - (p < q);
+}
+
+Test(lab4_ref, merge_of_pairs_is_a_stable_sort)
+{
+    for (size_t s = 0; s < NSHAPES; s++) {
+        pairs_case c = pairs_case_of(&shapes[s], 140 + 2 * s);
+        /* key * 2^33 + rank, rank = i for A's item i, na + j for B's item j (keys >= 0 here) */
+        int64_t *items = malloc((c.n + 1) * sizeof(int64_t));
+        for (size_t k = 0; k < c.n; k++)
+            items[k] = (int64_t)(k < c.na ? c.a[k] : c.b[k - c.na]) * ((int64_t)1 << 33) + (int64_t)k;
+        qsort(items, c.n, sizeof(int64_t), cmp_i64);
+        for (size_t k = 0; k < c.n; k++) {
+            size_t rank = (size_t)(items[k] % ((int64_t)1 << 33));
+            int32_t want = rank < c.na ? lab4_origin_a(rank) : lab4_origin_b(rank - c.na);
+            cr_assert(eq(i32, c.ref[k], (int32_t)(items[k] >> 33)), "shape %zu key %zu", s, k);
+            cr_assert(eq(i32, c.ref_vals[k], want), "shape %zu value %zu", s, k);
+        }
+        free(items);
+        pairs_case_free(&c);
+    }
+}
+
+/* The check of a merge of pairs catches a merge that puts B first on equal keys
+ * (the keys are then all right) and names the tie rule; it passes the stable one. */
+Test(lab4_ref, origin_check_fails_a_b_first_merge)
+{
+    enum { NA = 300, NB = 200 };
+    int32_t *a = sorted_keys(NA, 20, 7), *b = sorted_keys(NB, 20, 8); /* many ties across A and B */
+    int32_t *vals = origins(NA, NB);
+    int32_t ref[NA + NB], ref_vals[NA + NB], got[NA + NB], got_vals[NA + NB];
+    lab4_ref_merge(a, vals, NA, b, vals + NA, NB, ref, ref_vals);
+    char msg[512];
+    cr_assert(eq(int, lab4_compare_origins(ref, ref_vals, ref, ref_vals, NA + NB, msg, sizeof msg), 0));
+    /* B first on ties: merge B with A's items after it (B plays the first array) */
+    lab4_ref_merge(b, vals + NA, NB, a, vals, NA, got, got_vals);
+    cr_assert(eq(int, kit_compare_i32(got, ref, NA + NB, msg, sizeof msg), 0), "the keys agree: %s", msg);
+    cr_assert(eq(int, lab4_compare_origins(got, got_vals, ref, ref_vals, NA + NB, msg, sizeof msg), 1));
+    cr_assert(strstr(msg, "not stable") != NULL, "the message names the tie rule: %s", msg);
+    /* equal keys of A in the wrong order (A stable, but its items swapped) */
+    memcpy(got_vals, ref_vals, sizeof got_vals);
+    for (int k = 1; k < NA + NB; k++)
+        if (ref[k] == ref[k - 1] && ref_vals[k] >= 0 && ref_vals[k - 1] >= 0) {
+            got_vals[k] = ref_vals[k - 1];
+            got_vals[k - 1] = ref_vals[k];
+            break;
+        }
+    cr_assert(eq(int, lab4_compare_origins(ref, got_vals, ref, ref_vals, NA + NB, msg, sizeof msg), 1), "%s", msg);
+    /* a wrong key is reported as such */
+    memcpy(got, ref, sizeof got);
+    got[17]++;
+    cr_assert(eq(int, lab4_compare_origins(got, ref_vals, ref, ref_vals, NA + NB, msg, sizeof msg), 1));
+    cr_assert(strstr(msg, "not stable") == NULL, "%s", msg);
+    free(a); free(b); free(vals);
+}
+
+/* The tile ranges cut A and B into consecutive intervals, NV items a tile (fewer
+ * in the last), at every lab tile shape and the tiny ones. */
+Test(lab4_search, merge_tile_ranges_cover_the_inputs)
 {
     for (size_t s = 0; s < NSHAPES; s++) {
         int64_t na = (int64_t)shapes[s].na, nb = (int64_t)shapes[s].nb;
-        int32_t *a = sorted_keys((size_t)na, shapes[s].range, 40 + s);
-        int32_t *b = sorted_keys((size_t)nb, shapes[s].range, 50 + s);
-        int32_t *ref = malloc((size_t)(na + nb + 1) * sizeof(int32_t));
-        int32_t *got = malloc((size_t)(na + nb + 1) * sizeof(int32_t));
-        lab4_ref_merge(a, (size_t)na, b, (size_t)nb, ref);
-        for (size_t t = 0; t < NTILES; t++) {
-            memset(got, 0xA5, (size_t)(na + nb + 1) * sizeof(int32_t));
-            emulate_merge(a, na, b, nb, tiles[t][0], tiles[t][1], got);
-            char msg[256];
-            cr_assert(eq(int, kit_compare_i32(got, ref, (size_t)(na + nb), msg, sizeof msg), 0),
-                      "shape %zu, NT=%d VT=%d: %s", s, tiles[t][0], tiles[t][1], msg);
-        }
+        int32_t *a = sorted_keys((size_t)na, shapes[s].range, 160 + s);
+        int32_t *b = sorted_keys((size_t)nb, shapes[s].range, 170 + s);
+        for (size_t t = 0; t < NTILES; t++)
+            for (int b_first = 0; b_first <= 1; b_first++) {
+                int64_t nv = (int64_t)tiles[t][0] * tiles[t][1], ntiles;
+                int64_t *part = merge_partitions(a, na, b, nb, nv, b_first, &ntiles);
+                int64_t a_next = 0, b_next = 0;
+                for (int64_t k = 0; k < ntiles; k++) {
+                    lab4_merge_range r = lab4_merge_tile_range(part, k, nv, na, nb);
+                    cr_assert(r.a_begin == a_next && r.b_begin == b_next, "shape %zu tile %lld starts where the last ended", s, (long long)k);
+                    cr_assert(r.a_end >= r.a_begin && r.b_end >= r.b_begin);
+                    int64_t items = (r.a_end - r.a_begin) + (r.b_end - r.b_begin);
+                    cr_assert(eq(i64, items, k + 1 < ntiles ? nv : na + nb - k * nv), "shape %zu tile %lld", s, (long long)k);
+                    a_next = r.a_end;
+                    b_next = r.b_end;
+                }
+                cr_assert(a_next == na && b_next == nb, "shape %zu: the tiles cover A and B", s);
+                free(part);
+            }
         free(a);
         free(b);
-        free(ref);
-        free(got);
     }
 }
 
@@ -185,15 +346,14 @@ static void emulate_search(const int32_t *a, int64_t na, const int32_t *b, int64
                            int upper, int32_t *a_bound, int32_t *b_bound, uint8_t *a_match,
                            uint8_t *b_match)
 {
-    int64_t nv = (int64_t)nt * vt, total = na + nb, ntiles = (total + nv - 1) / nv;
+    int64_t nv = (int64_t)nt * vt, ntiles;
+    int64_t *part = merge_partitions(a, na, b, nb, nv, upper, &ntiles);
     int32_t *keys = malloc((size_t)nv * sizeof(int32_t)), *bound_s = malloc((size_t)nv * sizeof(int32_t));
     uint8_t *match_s = malloc((size_t)nv);
     for (int64_t t = 0; t < ntiles; t++) {
-        int64_t d0 = t * nv, d1 = d0 + nv < total ? d0 + nv : total;
-        int64_t a0 = lab4_merge_path_search(a, na, b, nb, d0, upper);
-        int64_t a1 = lab4_merge_path_search(a, na, b, nb, d1, upper);
-        int64_t b0 = d0 - a0, b1 = d1 - a1;
-        int tile_a = (int)(a1 - a0), tile_n = (int)(d1 - d0), tile_b = tile_n - tile_a;
+        lab4_merge_range r = lab4_merge_tile_range(part, t, nv, na, nb);
+        int64_t a0 = r.a_begin, b0 = r.b_begin, b1 = r.b_end;
+        int tile_a = (int)(r.a_end - a0), tile_b = (int)(b1 - b0), tile_n = tile_a + tile_b;
         for (int i = 0; i < tile_n; i++)
             keys[i] = i < tile_a ? a[a0 + i] : b[b0 + i - tile_a];
         lab4_halo halo = { a0 > 0, b1 < nb, a0 > 0 ? a[a0 - 1] : 0, b1 < nb ? b[b1] : 0 };
@@ -219,6 +379,7 @@ static void emulate_search(const int32_t *a, int64_t na, const int32_t *b, int64
             }
         }
     }
+    free(part);
     free(keys);
     free(bound_s);
     free(match_s);
@@ -263,20 +424,29 @@ Test(lab4_emulate, sorted_search_kernel_equals_reference)
     }
 }
 
+/* The LBS partition kernel on the host: partitions[t] for t = 0 .. tiles (caller frees). */
+static int64_t *lbs_partitions(const int64_t *offsets, int64_t objs, int64_t nv, int64_t *tiles)
+{
+    int64_t outs = offsets[objs];
+    *tiles = (outs + objs + nv - 1) / nv;
+    int64_t *part = malloc((size_t)(*tiles + 1) * sizeof(int64_t));
+    for (int64_t t = 0; t <= *tiles; t++)
+        part[t] = lab4_lbs_path_search(0, outs, offsets, objs, lab4_tile_diag(t, nv, outs + objs));
+    return part;
+}
+
 /* v3 and the join's expand: the LBS tile routine (lab4_tile_lbs) on the host. */
 static void emulate_lbs(const int64_t *offsets, int64_t objs, int nt, int vt, int32_t *obj,
                         int32_t *rank)
 {
-    int64_t outs = offsets[objs], nv = (int64_t)nt * vt, total = outs + objs;
-    int64_t ntiles = (total + nv - 1) / nv;
+    int64_t outs = offsets[objs], nv = (int64_t)nt * vt, ntiles;
+    int64_t *part = lbs_partitions(offsets, objs, nv, &ntiles);
     int64_t *off_s = malloc((size_t)(nv + 1) * sizeof(int64_t));
     int32_t *obj_s = malloc((size_t)nv * sizeof(int32_t));
     for (int64_t t = 0; t < ntiles; t++) {
-        int64_t d0 = t * nv, d1 = d0 + nv < total ? d0 + nv : total;
-        int64_t out_begin = lab4_lbs_path_search(0, outs, offsets, objs, d0);
-        int64_t out_end = lab4_lbs_path_search(0, outs, offsets, objs, d1);
-        int64_t obj_begin = d0 - out_begin, obj_end = d1 - out_end;
-        int tile_objs = (int)(obj_end - obj_begin), tile_n = (int)(d1 - d0);
+        lab4_lbs_range r = lab4_lbs_tile_range(part, t, nv, outs, objs);
+        int64_t out_begin = r.out_begin, out_end = r.out_end, obj_begin = r.obj_begin, obj_end = r.obj_end;
+        int tile_objs = (int)(obj_end - obj_begin), tile_n = (int)(out_end - out_begin) + tile_objs;
         for (int i = 0; i <= tile_objs; i++)
             off_s[i] = obj_begin - 1 + i >= 0 ? offsets[obj_begin - 1 + i] : 0;
         for (int tid = 0; tid < nt; tid++) {
@@ -293,8 +463,38 @@ static void emulate_lbs(const int64_t *offsets, int64_t objs, int nt, int vt, in
             rank[k] = (int32_t)(k - off_s[o - obj_begin + 1]);
         }
     }
+    free(part);
     free(off_s);
     free(obj_s);
+}
+
+/* The LBS tile ranges cut outputs and objects into consecutive intervals, NV
+ * items a tile (fewer in the last). */
+Test(lab4_search, lbs_tile_ranges_cover_outputs_and_objects)
+{
+    enum { OBJS = 200 };
+    int64_t off[OBJS + 1];
+    off[0] = 0;
+    for (int j = 0; j < OBJS; j++) /* counts 0..9, a long run of empty objects in the middle */
+        off[j + 1] = off[j] + (j >= 80 && j < 120 ? 0 : kit_rand_range(9, (uint64_t)j, 0, 9));
+    for (size_t t = 0; t < NTILES; t++) {
+        int64_t nv = (int64_t)tiles[t][0] * tiles[t][1], ntiles, outs = off[OBJS];
+        int64_t *part = lbs_partitions(off, OBJS, nv, &ntiles);
+        int64_t out_next = 0, obj_next = 0;
+        for (int64_t k = 0; k < ntiles; k++) {
+            lab4_lbs_range r = lab4_lbs_tile_range(part, k, nv, outs, OBJS);
+            cr_assert(r.out_begin == out_next && r.obj_begin == obj_next, "tile %lld", (long long)k);
+            int64_t items = (r.out_end - r.out_begin) + (r.obj_end - r.obj_begin);
+            cr_assert(eq(i64, items, k + 1 < ntiles ? nv : outs + OBJS - k * nv), "tile %lld", (long long)k);
+            /* the tile's first output belongs to an object that started at or before it */
+            if (r.out_end > r.out_begin)
+                cr_assert(r.obj_begin == 0 || off[r.obj_begin - 1] <= r.out_begin);
+            out_next = r.out_end;
+            obj_next = r.obj_end;
+        }
+        cr_assert(out_next == outs && obj_next == OBJS);
+        free(part);
+    }
 }
 
 static void check_lbs(const int64_t *offsets, int64_t objs, const char *what)
@@ -382,9 +582,10 @@ static size_t emulate_join(const int32_t *a, size_t na, const int32_t *b, size_t
     return rows;
 }
 
-/* The seed's example (Baxter, "Turning the Crank", the relational join slide),
- * typed in as the seed shows it: keys are letters, "E2" is the third E of its
- * table, "---" the missing side. This is the spec, not output of our code. */
+/* The lecture's example (section 8: Baxter, "Turning the Crank", the relational
+ * join slide), typed in as the slide shows it: keys are letters, "E2" is the
+ * third E of its table, "---" the missing side. This is the spec, not output of
+ * our code. */
 static const char seed_a[] = "AABEEEEFFGHHJJMM";
 static const char seed_b[] = "AABBBCCFGGHILL";
 typedef struct {
@@ -413,7 +614,7 @@ static void seed_tables(int32_t *a, int32_t *b)
         b[j] = seed_b[j];
 }
 
-/* Our transcription of the seed's table is self-consistent: the key labels name
+/* Our transcription of the slide's table is self-consistent: the key labels name
  * the rows of the tables, and the type follows from which side is missing. */
 Test(lab4_join_seed, transcription_is_consistent)
 {
@@ -428,7 +629,7 @@ Test(lab4_join_seed, transcription_is_consistent)
     }
 }
 
-/* Rows of the seed's table that a join type keeps, in the seed's order. */
+/* Rows of the slide's table that a join type keeps, in the slide's order. */
 static size_t seed_expected(lab4_join_type type, int32_t *ea, int32_t *eb)
 {
     size_t n = 0;
@@ -474,7 +675,7 @@ Test(lab4_join_seed, reference_and_emulation_reproduce_the_seed_table)
     }
 }
 
-/* The seed's inner-join slide: A = A A B D F F F F G, B = A A A B C E E F F. */
+/* Baxter's inner-join slide (lecture section 8): A = A A B D F F F F G, B = A A A B C E E F F. */
 Test(lab4_join_seed, inner_join_slide_bounds_counts_and_scan)
 {
     const char *ka = "AABDFFFFG", *kb = "AAABCEEFF";
