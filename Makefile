@@ -81,7 +81,7 @@ lab_src = $(wildcard $(1)/$(2)/*.c $(1)/$(2)/*.cu)
 lab_obj = $(patsubst %,$(BUILD)/%.o,$(call lab_src,$(1),$(2)))
 lab_lib_obj = $(filter-out %/main.c.o,$(call lab_obj,$(1),$(2)))
 
-.PHONY: all help deps labs check-labs test grade sanitize plots bench dist clean
+.PHONY: all help deps labs check-labs test grade profile sanitize plots bench dist clean site site-test FORCE
 
 ifeq ($(SOURCE_TREE),solutions)
 all: $(addprefix solution,$(BUILD_NUMS)) $(addprefix lab,$(BUILD_NUMS))
@@ -97,8 +97,12 @@ help:
 	@echo "  make solutionN       build the reference solution of lab N into ./solutionN"
 	@echo "  make all             build every lab and every solution"
 	@echo "  make test            build everything, run the CPU suites and (with a GPU) the GPU suites"
-	@echo "  make grade LAB=N     run lab N's GPU suite on the student's code; score per variant"
-	@echo "                       (GRADE_FORMAT=tap or json for Criterion's own report)"
+	@echo "  make grade LAB=N     run lab N's GPU suite on the student's code: correctness per step, then"
+	@echo "                       speed per step against the reference on this GPU (labN-*/speed.cfg)"
+	@echo "                       (GRADE_FORMAT=tap, json or xml: Criterion's report plus a labN_speed suite)"
+	@echo "  make profile LAB=N VARIANT=slug   Nsight Compute on one variant next to the step before it:"
+	@echo "                       DRAM % of peak, occupancy, top stall, bank conflicts, instructions"
+	@echo "                       (N_SIZE=2^24, PREV=slug|none, ARGS='--type i64'; report in build/profile/)"
 	@echo "  make sanitize LAB=N  every variant of your lab N (./labN) under compute-sanitizer (4 tools);"
 	@echo "                       SOURCE=solutions checks the reference ./solutionN instead"
 	@echo "                       (SANITIZE_ARGS='--op all' for other modes; default: the lab's sanitize.args)"
@@ -108,16 +112,23 @@ help:
 	@echo "  make plots           render plots/*.png from plots/data/*.csv with gnuplot"
 	@echo "  (lab5 tuning)        bash plots/bench-lab5.sh --build-tune DIR, then --tune DIR OUT on the GPU:"
 	@echo "                       onesweep's tile shapes (lab5.h) side by side with CUB"
-	@echo "  make dist            pack a student copy (no solutions/) into dist/cuda-kit-student.tar.gz"
-	@echo "                       then unpack it alone and run every command its README, sheets and lectures give"
+	@echo "  make dist            pack a student copy (no solutions/) into dist/cuda-kit-student.tar.gz,"
+	@echo "                       then unpack it alone and run every command its README, sheets and lectures give;"
+	@echo "                       it ships the reference objects for the speed score (REF_ARCH='sm_80 sm_90')"
+	@echo "  make site            render README, lectures, exercise sheets and results into site/ (pandoc)"
+	@echo "  make site-test       open every page of site/ in headless Chromium: links, images, console"
+	@echo "                       (part of make test when Chromium is installed; SITE_TEST=0 leaves it out)"
 	@echo "  make clean           remove build outputs"
-	@echo "Variables: ARCH=sm_90 (default native), NVCC=path, LAB=N, GRADE_FORMAT=tap|json,"
+	@echo "Variables: ARCH=sm_90 (default native), NVCC=path, LAB=N, GRADE_FORMAT=tap|json|xml,"
+	@echo "           SPEED_RUNS=3 (alternating timed runs per side), REF_ARCH (make dist), SITE_TEST=0,"
 	@echo "           NCCL_HOME=path (where NCCL is; lab6 only, NCCL_HOME=none builds without it)"
 	@echo "lab6 (several GPUs, NCCL): $(if $(HAVE_NCCL),NCCL found ($(NCCL_LIB)),NCCL not found: lab6 is left out; 'make lab6' says how to get it)"
 
 # ---- dependencies ---------------------------------------------------------------
+# SITE_TEST=0: no Chromium installed for the site's browser test, and make test skips it.
+SITE_TEST ?= 1
 deps:
-	@NCCL_INC="$(NCCL_INC)" NCCL_LIB="$(NCCL_LIB)" bash tools/deps.sh "$(NVCC)"
+	@SITE_TEST=$(SITE_TEST) NCCL_INC="$(NCCL_INC)" NCCL_LIB="$(NCCL_LIB)" bash tools/deps.sh "$(NVCC)"
 
 # ---- compiling ------------------------------------------------------------------
 $(BUILD)/common/%.c.o: common/%.c
@@ -163,6 +174,18 @@ $(BUILD)/tests/test_lab$(1): $(BUILD)/tests/gpu/test_lab$(1).c.o $(patsubst %,$(
 $(BUILD)/tests/grade/test_lab$(1).c.o: tests/gpu/test_lab$(1).c
 	@mkdir -p $$(dir $$@)
 	$(CC) $(CFLAGS_KIT) -Ilabs/$(2) -Itests -c $$< -o $$@
+ifeq ($(SOURCE_TREE),solutions)
+# The reference objects of lab $(1) for the student copy's speed score (make dist).
+$(BUILD)/reference/$(ARCH)/liblab$(1).a: $(call lab_lib_obj,solutions,$(2))
+	@mkdir -p $$(dir $$@) && rm -f $$@ && ar rcs $$@ $$^
+else
+# The reference driver of lab $(1) in a student copy: the student's main.c linked with
+# the reference objects make dist shipped for this GPU (tools/speed.sh reference-lib).
+$(BUILD)/reference/lab$(1): $(BUILD)/labs/$(2)/main.c.o $(COMMON_OBJ) FORCE
+	@rm -f $$@ && mkdir -p $$(dir $$@)
+	@lib=$$$$(bash tools/speed.sh reference-lib $(1)) && \
+	  $(NVCC) -arch=$(ARCH) -o $$@ $(BUILD)/labs/$(2)/main.c.o $$$$lib $(COMMON_OBJ) $(LDLIBS)
+endif
 endef
 define LAB_WITHOUT_NCCL_RULES
 .PHONY: lab$(1) $(if $(filter solutions,$(SOURCE_TREE)),solution$(1)) $(BUILD)/tests/grade_lab$(1) $(BUILD)/tests/test_lab$(1)
@@ -200,16 +223,51 @@ ifeq ($(SOURCE_TREE),solutions)
 else
 	@timeout $(TEST_TIMEOUT) bash tools/student-tests.sh $(BUILD)/tests/kit_tests
 endif
+	@$(SITE_TEST_RUN)
 
 LAB ?= 0
 GRADE_FORMAT ?= score
-grade: $(BUILD)/tests/grade_lab$(LAB)
-	@bash tools/grade.sh $(BUILD)/tests/grade_lab$(LAB) $(LAB) $(GRADE_FORMAT)
+# The speed score compares ./labN with the reference driver: ./solutionN in the
+# instructor's tree, the shipped reference objects in a student copy. A reference
+# that cannot be had (no GPU, another architecture) leaves the speed unscored, with
+# the reason, and the correctness score stands.
+REFERENCE_BIN := $(if $(filter solutions,$(SOURCE_TREE)),solution$(LAB),$(BUILD)/reference/lab$(LAB))
+grade: $(BUILD)/tests/grade_lab$(LAB) lab$(LAB)
+	@mkdir -p $(BUILD)/reference && \
+	  $(MAKE) -s --no-print-directory $(REFERENCE_BIN) >$(BUILD)/reference/why.txt 2>&1 || true
+	@SPEED_STUDENT=./lab$(LAB) SPEED_REFERENCE=./$(REFERENCE_BIN) \
+	  bash tools/grade.sh $(BUILD)/tests/grade_lab$(LAB) $(LAB) $(GRADE_FORMAT)
+
+# make profile LAB=N VARIANT=slug [N_SIZE=2^24] [PREV=slug|none] [ARGS='--type i64']:
+# the variant under Nsight Compute next to the step before it (tools/profile.sh).
+# The reference ./solutionN in the instructor's tree, ./labN in a student copy;
+# SOURCE=labs or SOURCE=solutions picks one.
+PROFILE_BIN = $(if $(filter solutions,$(or $(SOURCE),$(SOURCE_TREE))),solution,lab)$(LAB)
+profile: $(PROFILE_BIN)
+	@bash tools/profile.sh ./$(PROFILE_BIN) '$(VARIANT)' '$(N_SIZE)' '$(PREV)' $(ARGS)
 
 # The student's ./labN by default; SOURCE=solutions checks the reference.
 SANITIZE_BIN = $(if $(filter solutions,$(SOURCE)),solution,lab)$(LAB)
 sanitize: $(SANITIZE_BIN)
 	@bash tools/sanitize.sh ./$(SANITIZE_BIN) $(SANITIZE_ARGS)
+
+# ---- the course as a web site ----------------------------------------------------------
+# The browser test runs in make test when Chromium, pandoc and Python 3 are present.
+CHROMIUM_FOUND := $(shell command -v chromium chromium-browser google-chrome 2>/dev/null | head -1)
+SITE_TOOLS_FOUND := $(and $(CHROMIUM_FOUND),$(shell command -v pandoc 2>/dev/null),$(shell command -v python3 2>/dev/null))
+ifeq ($(SITE_TEST),0)
+SITE_TEST_RUN := true
+else ifeq ($(SITE_TOOLS_FOUND),)
+SITE_TEST_RUN := echo "site test not run: it needs pandoc, Python 3 and Chromium (make deps installs them; SITE_TEST=0 silences this)"
+else
+SITE_TEST_RUN := $(MAKE) --no-print-directory site-test
+endif
+
+site:
+	@bash tools/site.sh site
+
+site-test: site
+	@python3 tools/site/check.py site $(BUILD)/site-test
 
 # ---- measurements and charts ------------------------------------------------------------
 bench: all
@@ -241,6 +299,8 @@ $(STUDENT_COPY_REFUSES):
 endif
 
 clean:
-	rm -rf $(BUILD) dist $(addprefix lab,$(LAB_NUMS)) $(addprefix solution,$(LAB_NUMS))
+	rm -rf $(BUILD) dist site $(addprefix lab,$(LAB_NUMS)) $(addprefix solution,$(LAB_NUMS))
+
+FORCE:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,27 +1,43 @@
 #!/usr/bin/env bash
-# deps.sh NVCC: install what the kit needs besides CUDA (Criterion, gnuplot) and
-# check that nvcc is there. Uses apt as root or with sudo; otherwise prints the command.
+# deps.sh NVCC: install what the kit needs besides CUDA (Criterion, gnuplot, pandoc
+# for `make site`) and check that nvcc is there. The site's browser test also needs
+# Chromium and Python 3: installed unless SITE_TEST=0. Uses apt as root or with
+# sudo; otherwise prints the command.
 set -uo pipefail
 nvcc=${1:-nvcc}
-packages=(libcriterion-dev gnuplot-nox)
+packages=(libcriterion-dev gnuplot-nox pandoc)
+if [[ ${SITE_TEST:-1} != 0 ]]; then
+    packages+=(python3)
+    # Debian's package; any Chromium or Chrome already on PATH will do.
+    command -v chromium >/dev/null || command -v chromium-browser >/dev/null ||
+        command -v google-chrome >/dev/null || packages+=(chromium)
+fi
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if ((${#missing[@]})); then
-    if [[ $(id -u) -eq 0 ]]; then
-        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" ||
-            { echo "deps: apt-get install ${missing[*]} failed" >&2; exit 1; }
-    elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
-        sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" ||
-            { echo "deps: sudo apt-get install ${missing[*]} failed" >&2; exit 1; }
-    else
-        echo "deps: missing ${missing[*]}. Install them with:" >&2
-        echo "    sudo apt-get install ${missing[*]}" >&2
-        exit 1
+    sudo=()
+    if [[ $(id -u) -ne 0 ]]; then
+        if command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
+            sudo=(sudo)
+        else
+            echo "deps: missing ${missing[*]}. Install them with:" >&2
+            echo "    sudo apt-get install ${missing[*]}" >&2
+            [[ " ${missing[*]} " == *" chromium "* ]] &&
+                echo "    (chromium is only for the site's browser test: make deps SITE_TEST=0 leaves it out)" >&2
+            exit 1
+        fi
     fi
+    "${sudo[@]}" apt-get update -qq && "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+        "${missing[@]}" || {
+        echo "deps: apt-get install ${missing[*]} failed" >&2
+        [[ " ${missing[*]} " == *" chromium "* ]] &&
+            echo "deps: chromium is only for the site's browser test: make deps SITE_TEST=0 leaves it out" >&2
+        exit 1
+    }
 fi
-echo "deps: Criterion and gnuplot are installed"
+echo "deps: Criterion, gnuplot and pandoc are installed$([[ ${SITE_TEST:-1} != 0 ]] && echo ", and Chromium for the site test")"
 if ! command -v "$nvcc" >/dev/null 2>&1 && [[ ! -x $nvcc ]]; then
     echo "deps: nvcc not found (looked for '$nvcc'). Install the CUDA toolkit 12 or 13" >&2
     echo "      (https://developer.nvidia.com/cuda-downloads) and put its bin/ on PATH, or run" >&2

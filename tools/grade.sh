@@ -2,6 +2,8 @@
 # grade.sh BINARY LAB FORMAT: run a lab's GPU suite on the student's code.
 # FORMAT score: one line per variant (suite labN_vK) with passed/run, and a total;
 #        tap | json | xml: Criterion's own report on stdout.
+# Then, on a GPU, the speed of each step against the reference (tools/speed.sh): a
+# table after the scores, or one more suite (labN_speed) in the TAP/JSON/XML report.
 # A skipped test (Criterion's TAP says "ok ... # SKIP reason") was not run: it is
 # shown as "not run" with its reason and counts neither as passed nor in the total.
 # A suite whose tests were all skipped says so instead of scoring.
@@ -10,10 +12,22 @@ set -uo pipefail
 bin=$1 lab=$2 format=${3:-score}
 filter=()
 [[ -n ${GRADE_FILTER:-} ]] && filter=(--filter "$GRADE_FILTER")
+# The speed part (tools/speed.sh) runs after the correctness suite when the Makefile
+# named the two drivers (SPEED_STUDENT, SPEED_REFERENCE) and a GPU is there; not for
+# a filtered run, nor with GRADE_SPEED=0.
+speed_wanted() {
+    [[ -n ${SPEED_REFERENCE:-} && ${GRADE_SPEED:-1} != 0 && ${#filter[@]} -eq 0 ]] && nvidia-smi -L >/dev/null 2>&1
+}
+speed() { bash "$(dirname "$0")/speed.sh" grade "$lab" "$1" "$SPEED_STUDENT" "$SPEED_REFERENCE" "$2"; }
 case $format in
-tap) exec "$bin" -j1 "${filter[@]}" --tap=- --quiet ;;
-json) exec "$bin" -j1 "${filter[@]}" --json=- --quiet ;;
-xml) exec "$bin" -j1 "${filter[@]}" --xml=- --quiet ;;
+tap | json | xml)
+    speed_wanted || exec "$bin" -j1 "${filter[@]}" --"$format"=- --quiet
+    report=$(mktemp)
+    trap 'rm -f "$report"' EXIT
+    "$bin" -j1 "${filter[@]}" --"$format"="$report" --quiet
+    status=$?
+    speed "$format" "$report" || ((status)) || status=2
+    exit $status ;;
 score) ;;
 *) echo "grade: GRADE_FORMAT must be score, tap, json or xml (got '$format')" >&2; exit 2 ;;
 esac
@@ -26,4 +40,7 @@ if grep -q "# SKIP GPU suite skipped" <<<"$tap"; then
 fi
 awk -v lab="lab$lab" -f "$(dirname "$0")/grade.awk" <<<"$tap"
 echo "(run 'make grade LAB=$lab GRADE_FORMAT=tap' for the failure messages and skip reasons)"
+if speed_wanted; then
+    speed score <(printf '%s\n' "$tap") || ((status)) || status=2
+fi
 exit $status

@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# site.sh [OUT]: render the course as a static web site into OUT (default site/).
+#
+# Pages, in reading order (the previous / next links follow it): the contents,
+# README.md, lectures/README.md, then for each lab N: lectures/0N-*.md, the
+# exercise sheet (solutions/labN-*/README.md, or labs/ in a student copy) and a
+# results page with every plots/data/labN*.csv as a sortable table beside the
+# charts drawn from it. Pandoc converts (GitHub Markdown), tools/site/ holds the
+# template, the stylesheet, the sort script and the link filter (links.lua).
+# Sheets are published under labs/ whatever the source tree: the site never holds
+# a file of solutions/.
+set -euo pipefail
+out=${1:-site}
+kit=tools/site
+command -v pandoc >/dev/null ||
+    { echo "site: pandoc not found: run 'make deps' (or apt-get install pandoc)" >&2; exit 2; }
+tree=labs
+compgen -G "solutions/lab*-*/README.md" >/dev/null && tree=solutions
+work=build/site # generated Markdown and the lists links.lua reads
+rm -rf "$out" "$work"
+mkdir -p "$out" "$work"
+
+src=() dst=() label=() origin=() # one entry per page, in reading order
+add_page() { src+=("$1"); dst+=("$2"); label+=("$3"); origin+=("$4"); }
+title_of() { sed -n '/^# /{s/^# *//;s/[`*]//g;p;q}' "$1"; }
+
+# The contents page is written last (it lists every page), but comes first.
+add_page "$work/index.md" index.html Contents ""
+add_page README.md README.html Introduction README.md
+[[ -f lectures/README.md ]] && add_page lectures/README.md lectures/README.html "Reading order" lectures/README.md
+
+lab_number() { local d=${1##*/}; d=${d%%-*}; echo "${d#lab}"; }
+numbers=$({
+    for f in lectures/[0-9][0-9]-*.md; do [[ -f $f ]] && n=${f#lectures/} && echo $((10#${n%%-*})); done
+    for d in "$tree"/lab*-*/; do [[ -d $d ]] && lab_number "${d%/}"; done
+} | sort -n -u)
+
+# A chart's caption: the comment lines of its gnuplot script after "# data:".
+chart_caption() { sed -n '2,/^[^#]/{/^#/{s/^# *//;p}}' "$1" | tr '\n' ' ' | sed 's/ *$//'; }
+
+# labs/labN-x/results.md: every CSV of lab N beside its charts, then other measurements.
+write_results() {
+    local n=$1 name=$2 md=$3 csv gp png
+    {
+        echo "# Lab $n: measured results"
+        echo
+        echo "The latest measurements of lab $n, as committed in \`plots/data/\` (\`make bench\`"
+        echo "on a GPU writes them, \`make plots\` draws the charts). Each table is one CSV;"
+        echo "its caption names the GPU, the CUDA version and the date. Click a column head to"
+        echo "sort (with JavaScript off the rows stay in the order they were measured)."
+        for csv in plots/data/lab"$n".csv plots/data/lab"$n"_*.csv; do
+            [[ -f $csv ]] || continue
+            echo
+            echo "## ${csv##*/}"
+            echo
+            echo '<div class="result">'
+            for gp in plots/lab"$n"_*.gp plots/lab"$n".gp; do
+                [[ -f $gp && $(sed -n '1s/^# data: *//p' "$gp") == "${csv##*/}" ]] || continue
+                png=${gp%.gp}.png
+                [[ -f $png ]] && printf '\n![%s](../../%s)\n' "$(chart_caption "$gp")" "$png"
+            done
+            echo
+            echo '<div class="table-wrap">'
+            awk -f "$kit/csv2html.awk" -v name="${csv##*/}" "$csv"
+            echo '</div>'
+            echo
+            echo '</div>'
+        done
+        local others=(plots/data/lab"$n"_*.txt plots/data/lab"$n".txt)
+        local listed=0 txt
+        for txt in "${others[@]}"; do
+            [[ -f $txt ]] || continue
+            ((listed++)) || printf '\n## Other measurements\n\n'
+            echo "- [${txt##*/}](../../$txt)"
+        done
+    } >"$md"
+}
+
+for n in $numbers; do
+    for f in lectures/$(printf %02d "$n")-*.md; do
+        [[ -f $f ]] && add_page "$f" "${f%.md}.html" "Lecture $n" "$f"
+    done
+    for d in "$tree"/lab"$n"-*/; do
+        [[ -d $d ]] || continue
+        name=$(basename "$d")
+        [[ -f $d/README.md ]] && add_page "$d/README.md" "labs/$name/README.html" "Lab $n sheet" "${d}README.md"
+        if compgen -G "plots/data/lab${n}[._]*" >/dev/null; then
+            mkdir -p "$work/labs/$name"
+            write_results "$n" "$name" "$work/labs/$name/results.md"
+            add_page "$work/labs/$name/results.md" "labs/$name/results.html" "Lab $n results" "plots/data/lab$n*"
+        fi
+    done
+done
+
+# What links.lua needs: the repository path of every page (sheets under both
+# trees and their folders), and every file a page may link to (solutions/ left out).
+pages_file=$work/pages.tsv files_file=$work/files.txt assets_file=$work/assets.txt
+: >"$assets_file"
+for i in "${!src[@]}"; do
+    case ${dst[$i]} in
+    index.html) repo=index.md ;;
+    labs/*/README.html) repo=${dst[$i]%.html}.md ;;
+    labs/*/results.html) repo=${dst[$i]%.html}.md ;;
+    *) repo=${src[$i]} ;;
+    esac
+    printf '%s\t%s\n' "$repo" "${dst[$i]}"
+    if [[ ${dst[$i]} == labs/*/README.html ]]; then
+        lab=${dst[$i]#labs/}
+        lab=${lab%/README.html}
+        printf 'solutions/%s/README.md\t%s\n' "$lab" "${dst[$i]}"
+        printf 'labs/%s\t%s\nsolutions/%s\t%s\n' "$lab" "${dst[$i]}" "$lab" "${dst[$i]}"
+    fi
+    [[ ${dst[$i]} == lectures/README.html ]] && printf 'lectures\t%s\n' "${dst[$i]}"
+done >"$pages_file"
+find . \( -name .git -o -path ./build -o -path ./dist -o -path ./solutions -o -path "./$out" \) -prune \
+    -o -type f -print | sed 's|^\./||' >"$files_file"
+
+# The contents page: every page but itself, grouped as read.
+{
+    echo "# Contents"
+    echo
+    echo '<div class="contents">'
+    echo
+    group=""
+    for i in "${!src[@]}"; do
+        ((i == 0)) && continue
+        case ${label[$i]} in
+        Lecture*|Lab*) g=${label[$i]#* } g=${g%% *} ;;
+        *) g="" ;;
+        esac
+        if [[ $g != "$group" ]]; then
+            group=$g
+            printf '\n## Lab %s\n\n' "$g"
+        fi
+        repo=$(awk -F'\t' -v d="${dst[$i]}" '$2 == d { print $1; exit }' "$pages_file")
+        title=$(title_of "${src[$i]}")
+        echo "- **${label[$i]}**: [${title:-${label[$i]}}]($repo)"
+    done
+    echo
+    echo '</div>'
+} >"${src[0]}"
+
+status=0
+for i in "${!src[@]}"; do
+    page=${dst[$i]}
+    depth=${page//[^\/]/}
+    root=""
+    for ((d = 0; d < ${#depth}; d++)); do root+=../; done
+    args=(-M "root=$root" -M "pagetitle=$(title_of "${src[$i]}")" -M "site-name=GPU parallel patterns")
+    [[ -n ${origin[$i]} ]] && args+=(-M "source=${origin[$i]}")
+    [[ $page == */results.html ]] && args+=(-M sortable=true -M body-class=results)
+    if ((i > 0)); then
+        args+=(-M "prev-href=$root${dst[$((i - 1))]}" -M "prev-title=${label[$((i - 1))]}")
+    fi
+    if ((i + 1 < ${#src[@]})); then
+        args+=(-M "next-href=$root${dst[$((i + 1))]}" -M "next-title=${label[$((i + 1))]}")
+    fi
+    repo=$(awk -F'\t' -v d="$page" '$2 == d { print $1; exit }' "$pages_file")
+    mkdir -p "$out/$(dirname "$page")"
+    SITE_SOURCE=$repo SITE_OUTPUT=$page SITE_PAGES=$pages_file SITE_FILES=$files_file SITE_ASSETS=$assets_file \
+        pandoc -f gfm+implicit_figures -t html5 --standalone --wrap=preserve --template "$kit/template.html" \
+        --lua-filter "$kit/links.lua" --highlight-style=tango "${args[@]}" \
+        -o "$out/$page" "${src[$i]}" || status=1
+done
+cp "$kit/style.css" "$kit/sort.js" "$out/"
+sort -u "$assets_file" | while read -r f; do
+    mkdir -p "$out/$(dirname "$f")"
+    cp "$f" "$out/$f"
+done
+((status == 0)) || { echo "site: pandoc failed (above)" >&2; exit 1; }
+echo "site: ${#src[@]} pages and $(sort -u "$assets_file" | wc -l) linked files in $out/ (open $out/index.html)"
