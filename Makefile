@@ -199,7 +199,9 @@ $(foreach d,$(LAB_DIRS),$(eval $(call $(if $(filter $(call lab_num,$(d)),$(BUILD
 # Without NCCL, the GPU suite and objects of the labs that need it stay out; their
 # CPU suites (tests/cpu/test_labN_*.c, host logic only) still run.
 BUILD_DIRS := $(foreach d,$(LAB_DIRS),$(if $(filter $(call lab_num,$(d)),$(BUILD_NUMS)),$(d)))
-TEST_SRC := $(wildcard tests/cpu/*.c) $(filter $(BUILD_NUMS:%=tests/gpu/test_lab%.c),$(wildcard tests/gpu/*.c))
+# GPU suites: the harness's, and those of every lab that builds here (lab6 needs NCCL).
+TEST_SRC := $(wildcard tests/cpu/*.c) $(filter-out tests/gpu/test_lab%.c,$(wildcard tests/gpu/*.c)) \
+            $(filter $(BUILD_NUMS:%=tests/gpu/test_lab%.c),$(wildcard tests/gpu/*.c))
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.c.o)
 TEST_INCLUDES := $(addprefix -I$(SOURCE_TREE)/,$(LAB_DIRS)) -Itests
 SOLUTION_LIBS := $(foreach d,$(BUILD_DIRS),$(call lab_lib_obj,$(SOURCE_TREE),$(d)))

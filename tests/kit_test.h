@@ -59,12 +59,20 @@ static inline const char *kit_test_root(void)
 /* Skip the calling test, with the reason, unless `bytes` of device memory (plus
  * headroom for the context and library scratch) are free: the tests past 2^31
  * elements run where the GPU is large enough and say so where it is not. A skip is
- * reported as "not run", never as a pass (tools/grade.sh). */
+ * reported as "not run", never as a pass (tools/grade.sh).
+ * KIT_TEST_BIG=0 in the environment also skips every test that needs 2 GiB or more,
+ * so that a GPU node can run the small tests of several labs side by side and the
+ * big ones apart (tools/gpu-run.sh); those skips say so. */
+#define KIT_TEST_BIG_BYTES ((size_t)2 << 30)
 #define KIT_TEST_REQUIRE_DEVICE_BYTES(bytes, what)                                          \
     do {                                                                                    \
         KIT_TEST_REQUIRE_GPU();                                                             \
         size_t free_ = 0, total_ = 0;                                                       \
         size_t need_ = (size_t)(bytes) + ((size_t)1 << 30);                                 \
+        const char *big_ = getenv("KIT_TEST_BIG");                                          \
+        if (big_ && strcmp(big_, "0") == 0 && (size_t)(bytes) >= KIT_TEST_BIG_BYTES)        \
+            cr_skip_test("%s needs %.1f GiB: left for the pass of big tests (KIT_TEST_BIG=0)", \
+                         (what), need_ / 1073741824.0);                                     \
         if (cudaMemGetInfo(&free_, &total_) != cudaSuccess || need_ > free_)                \
             cr_skip_test("%s needs %.1f GiB of device memory; %.1f GiB are free", (what),  \
                          need_ / 1073741824.0, free_ / 1073741824.0);                       \

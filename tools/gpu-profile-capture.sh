@@ -7,9 +7,8 @@
 #   OUTDIR/ncu_raw_lab2_sequential.csv        of each report (the parser's input)
 #   OUTDIR/ncu_details_lab2_sequential.csv    the default page, for reference
 #   OUTDIR/ncu_version.txt
-# Then, in the repository: copy the two ncu_raw_lab2_*.csv into tests/cpu/fixtures/
-# and git rm tests/cpu/fixtures/ncu_raw_PROVISIONAL_lab2_*.csv (tests/cpu/test_profile.c
-# reads the real files first).
+# The two ncu_raw_lab2_*.csv are the fixtures of tests/cpu/test_profile.c (copy them
+# into tests/cpu/fixtures/ to refresh them with another ncu).
 set -uo pipefail
 bindir=$(realpath "$1") out=$(realpath -m "$2")
 mkdir -p "$out"

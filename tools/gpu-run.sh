@@ -22,8 +22,8 @@ for step in "$@"; do
     s0=$(date +%s)
     case $kind in
     tests)
-        name=tests_$(tr -c 'A-Za-z0-9\n' '_' <<<"$a" | sed 's/_*$//')
-        timeout "${b:-300}" "$bindir/kit_tests" -j1 --short-filename --filter "$a" --tap="$out/logs/$name.tap" \
+        name=tests_$(tr -c 'A-Za-z0-9\n' '_' <<<"$a" | sed 's/_*$//')${KIT_TEST_BIG:+_big$KIT_TEST_BIG}
+        timeout "${b:-300}" "$bindir/kit_tests" -j1 --verbose --short-filename --filter "$a" --tap="$out/logs/$name.tap" \
             >"$out/logs/$name.log" 2>&1
         rc=$?
         result="$(tail -1 "$out/logs/$name.log") rc=$rc; $(grep '# SKIP' "$out/logs/$name.tap" 2>/dev/null | grep -vc 'test was skipped$') skipped"
@@ -39,9 +39,10 @@ for step in "$@"; do
         rc=$?
         result="rc=$rc" ;;
     grade)
-        GRADE_FILTER=$c timeout 600 bash tools/grade.sh "$bindir/$a" "$b" score >"$out/logs/grade_$a.log" 2>&1
+        log=$out/logs/grade_$(basename "$a").log
+        GRADE_FILTER=$c timeout 600 bash tools/grade.sh "$bindir/$a" "$b" score >"$log" 2>&1
         rc=$?
-        result="rc=$rc: $(grep -E '^(lab|total)' "$out/logs/grade_$a.log" | tr '\n' ';')" ;;
+        result="rc=$rc: $(grep -E '^(lab|total)' "$log" | tr '\n' ';')" ;;
     cmd)
         timeout "$b" bash -c "$c" >"$out/logs/$a.log" 2>&1
         rc=$?

@@ -6,6 +6,8 @@
 # blocks. The four tools run side by side. Without EXTRA ARGS, each line of the
 # lab's sanitize.args (solutions/labN-*/sanitize.args, if any) is one more set of
 # arguments to cover (other operations, types, distributions); a table each.
+# SANITIZE_FLAGS (default: the lab's sanitize.flags, if any) adds compute-sanitizer
+# options.
 # Logs go to $SANITIZE_LOGS (default build/sanitize). Exit 1 if any tool
 # reported an error.
 set -uo pipefail
@@ -15,9 +17,13 @@ if ! nvidia-smi -L >/dev/null 2>&1; then
     echo "sanitize: no GPU visible (nvidia-smi): compute-sanitizer needs a GPU to run $(basename "$bin")" >&2
     exit 2
 fi
+lab=$(basename "$bin" | sed 's/^[a-z]*\([0-9]*\)$/\1/')
+tree=$([[ $(basename "$bin") == solution* ]] && echo solutions || echo labs)
+flags_file=$(ls "$tree"/lab"$lab"-*/sanitize.flags 2>/dev/null | head -1)
+if [[ -z ${SANITIZE_FLAGS+set} && -n $flags_file ]]; then
+    export SANITIZE_FLAGS=$(grep -v '^#' "$flags_file" | tr '\n' ' ')
+fi
 if (($# == 0)) && [[ -z ${SANITIZE_ONE_SET:-} ]]; then
-    lab=$(basename "$bin" | sed 's/^[a-z]*\([0-9]*\)$/\1/')
-    tree=$([[ $(basename "$bin") == solution* ]] && echo solutions || echo labs)
     args_file=$(ls "$tree"/lab"$lab"-*/sanitize.args 2>/dev/null | head -1)
     if [[ -n $args_file ]]; then
         status=0
@@ -44,7 +50,7 @@ printf '%-24s' "variant"; printf ' %-10s' "${tools[@]}"; printf '\n'
 failed=0
 for v in $variants; do
     for t in "${tools[@]}"; do
-        "$sanitizer" --tool "$t" --error-exitcode 99 --print-limit 20 \
+        "$sanitizer" --tool "$t" --error-exitcode 99 --print-limit 20 ${SANITIZE_FLAGS:-} \
             "$bin" --variant "$v" --n "$n" --reps 1 --warmup 0 "$@" >"$logs/$name-$v-$t$tag.log" 2>&1 &
     done
     wait

@@ -3,6 +3,7 @@
 #include "lab1.h"
 
 #include <errno.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -190,34 +191,65 @@ void lab1_generate_values(double *values, size_t n, uint64_t seed)
 /* ---- reference ------------------------------------------------------------------ */
 
 /* Large inputs are counted by every OpenMP thread into its own bins, then summed;
- * below this a single thread is faster than setting that up. */
+ * below this a single thread is faster than setting that up. The private bins live
+ * on the heap: an OpenMP array reduction would put bins x 8 bytes on every thread's
+ * stack, and 2^20 bins overflow it. */
 #define PARALLEL_FROM ((size_t)1 << 22)
+
+static int reference_threads(size_t n) { return n >= PARALLEL_FROM ? omp_get_max_threads() : 1; }
+
+/* threads x bins zeroed elements of `size` bytes: one row per thread. */
+static void *private_bins(int threads, int bins, size_t size)
+{
+    void *rows = calloc((size_t)threads * (size_t)bins, size);
+    if (!rows)
+        kit_die(KIT_EXIT_USAGE, "out of host memory for the reference");
+    return rows;
+}
 
 int lab1_ref_histogram(const int *keys, size_t n, int bins, int *counts)
 {
     /* 64-bit counters, so a bin past INT32_MAX is seen instead of wrapping */
-    int64_t *wide = calloc((size_t)bins, sizeof(int64_t));
-    if (!wide)
-        kit_die(KIT_EXIT_USAGE, "out of host memory for the reference");
-#pragma omp parallel for schedule(static) reduction(+ : wide[:bins]) if (n >= PARALLEL_FROM)
-    for (size_t i = 0; i < n; i++)
-        wide[keys[i]]++;
+    int threads = reference_threads(n);
+    int64_t *rows = private_bins(threads, bins, sizeof(int64_t));
+#pragma omp parallel num_threads(threads)
+    {
+        int64_t *mine = rows + (size_t)omp_get_thread_num() * (size_t)bins;
+#pragma omp for schedule(static)
+        for (size_t i = 0; i < n; i++)
+            mine[keys[i]]++;
+    }
     int overflow = 0;
     for (int b = 0; b < bins; b++) {
-        overflow |= wide[b] > INT32_MAX;
-        counts[b] = (int)wide[b];
+        int64_t total = 0;
+        for (int t = 0; t < threads; t++)
+            total += rows[(size_t)t * (size_t)bins + (size_t)b];
+        overflow |= total > INT32_MAX;
+        counts[b] = (int)total;
     }
-    free(wide);
+    free(rows);
     return overflow ? -1 : 0;
 }
 
 void lab1_ref_scatter_add(const int *keys, const double *values, size_t n, int bins, double *sums)
 {
-    memset(sums, 0, (size_t)bins * sizeof(double));
     /* Any order gives the same sums on the value grid, threads included. */
-#pragma omp parallel for schedule(static) reduction(+ : sums[:bins]) if (n >= PARALLEL_FROM)
-    for (size_t i = 0; i < n; i++)
-        sums[keys[i]] += values[i];
+    int threads = reference_threads(n);
+    double *rows = private_bins(threads, bins, sizeof(double));
+#pragma omp parallel num_threads(threads)
+    {
+        double *mine = rows + (size_t)omp_get_thread_num() * (size_t)bins;
+#pragma omp for schedule(static)
+        for (size_t i = 0; i < n; i++)
+            mine[keys[i]] += values[i];
+    }
+    for (int b = 0; b < bins; b++) {
+        double total = 0;
+        for (int t = 0; t < threads; t++)
+            total += rows[(size_t)t * (size_t)bins + (size_t)b];
+        sums[b] = total;
+    }
+    free(rows);
 }
 
 int lab1_compare_sums(const double *got, const double *expected, int bins, char *msg, size_t len)

@@ -416,3 +416,32 @@ Test(lab1_model, bit_helpers)
     cr_assert(eq(int, lab1_peer_position(0x91u, 7), 2));
     cr_assert(eq(u32, lab1_peers_above(0x91u, 0), 0x90u));
 }
+
+/* The reference at the largest bins, serial and threaded: its private bins must not
+ * live on a thread's stack (2^20 x 8 bytes overflowed it in an OpenMP array
+ * reduction and crashed every GPU test that used 2^20 bins). */
+Test(lab1_ref, largest_bins_serial_and_threaded)
+{
+    const int bins = (int)LAB1_MAX_BINS;
+    const size_t sizes[] = { 1000, ((size_t)1 << 22) + 5 };
+    for (int s = 0; s < 2; s++) {
+        size_t n = sizes[s];
+        int *keys = malloc(n * sizeof(int));
+        double *values = malloc(n * sizeof(double));
+        int *counts = malloc((size_t)bins * sizeof(int)), *expect = calloc((size_t)bins, sizeof(int));
+        double *sums = malloc((size_t)bins * sizeof(double)), *expect_sums = calloc((size_t)bins, sizeof(double));
+        lab1_dist d = { LAB1_UNIFORM, 0 };
+        lab1_generate_keys(keys, n, (size_t)bins, d, 5);
+        lab1_generate_values(values, n, 5);
+        for (size_t i = 0; i < n; i++) {
+            expect[keys[i]]++;
+            expect_sums[keys[i]] += values[i];
+        }
+        cr_assert(eq(int, lab1_ref_histogram(keys, n, bins, counts), 0));
+        lab1_ref_scatter_add(keys, values, n, bins, sums);
+        char msg[256];
+        cr_assert(eq(int, kit_compare_i32(counts, expect, (size_t)bins, msg, sizeof msg), 0), "n=%zu: %s", n, msg);
+        cr_assert(eq(int, lab1_compare_sums(sums, expect_sums, bins, msg, sizeof msg), 0), "n=%zu: %s", n, msg);
+        free(keys); free(values); free(counts); free(expect); free(sums); free(expect_sums);
+    }
+}
