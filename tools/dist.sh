@@ -21,7 +21,7 @@ ref_archs=${REF_ARCH:-}
 if [[ -z $ref_archs ]]; then
     case ${ARCH:-} in
     sm_*) ref_archs=$ARCH ;;
-    *) cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader -i 0 2>/dev/null | head -1 | tr -d ' .')
+    *) cc=$( (nvidia-smi --query-gpu=compute_cap --format=csv,noheader -i 0 2>/dev/null || true) | head -1 | tr -d ' .')
        ref_archs=sm_${cc:-75} ;;
     esac
 fi

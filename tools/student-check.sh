@@ -24,7 +24,7 @@ extract() {
     awk '
     function emit(cmd) {
         sub(/[ \t]+#.*$/, "", cmd); sub(/^[ \t]+/, "", cmd); sub(/[ \t]+$/, "", cmd)
-        if (cmd ~ /^(make |\.\/(lab|solution)[0-9]|\.?\/?build\/|cuobjdump |ncu )/) print FILENAME "\t" cmd
+        if (cmd ~ /^(make |\.\/(lab|solution)[0-9]|\.?\/?build\/tests\/|cuobjdump |ncu )/) print FILENAME "\t" cmd
     }
     /^```/ { block = !block; next }
     block { emit($0); next }
