@@ -25,8 +25,6 @@ COMMON_CFLAGS := -O2 -Wall -Wextra -fopenmp -Icommon
 CFLAGS_KIT := -std=c11 -D_GNU_SOURCE $(COMMON_CFLAGS) -I$(CUDA_HOME)/include -MMD -MP
 NVFLAGS := -O3 -std=c++17 -arch=$(ARCH) -lineinfo -Icommon -Xcompiler -Wall,-Wextra -MMD -MP
 LDLIBS := -Xcompiler -fopenmp
-# The starter copy has unimplemented stubs whose parameters are unused on purpose.
-STARTER_FLAGS := -Wno-unused-parameter
 
 # Lab folders: solutions/labN-topic (labs/ in a student copy, which has no
 # solutions/); the number N names the targets.
@@ -145,11 +143,11 @@ $(BUILD)/solutions/%.cu.o: solutions/%.cu $(ARCH_STAMP)
 
 $(BUILD)/labs/%.c.o: labs/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_KIT) $(STARTER_FLAGS) -I$(dir $<) -c $< -o $@
+	$(CC) $(CFLAGS_KIT) -I$(dir $<) -c $< -o $@
 
 $(BUILD)/labs/%.cu.o: labs/%.cu $(ARCH_STAMP)
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVFLAGS) -Xcompiler $(STARTER_FLAGS) -I$(dir $<) -c $< -o $@
+	$(NVCC) $(NVFLAGS) -I$(dir $<) -c $< -o $@
 
 $(BUILD)/tests/%.c.o: tests/%.c
 	@mkdir -p $(dir $@)

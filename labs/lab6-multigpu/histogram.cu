@@ -13,5 +13,6 @@
 extern "C" int lab6_histogram(lab6_app_io *io)
 {
     // TODO(Step 6.3): each GPU: lab6_cub_histogram of its shard into io->out[l] on lane 0; then, in one group, ncclAllReduce of the bins in place (about 14 lines)
+    (void)io;
     return KIT_TODO;
 }

@@ -26,5 +26,6 @@ __global__ void offset_of_rank(const uint32_t *totals, int rank, uint32_t *offse
 extern "C" int lab6_scan(lab6_app_io *io)
 {
     // TODO(Step 6.4): each GPU: lab6_cub_sum of its shard into ws->totals[l][rank]; one group of ncclAllGather (in place) of the totals; then offset_of_rank and lab6_cub_seeded_scan seeded with ws->offset[l] (about 24 lines)
+    (void)io;
     return KIT_TODO;
 }

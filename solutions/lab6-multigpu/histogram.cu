@@ -27,6 +27,7 @@ extern "C" int lab6_histogram(lab6_app_io *io)
                                     t->lane[l][0]));
     int end = LAB6_NCCL(ncclGroupEnd());
     return r ? r : end;
+    // STUB: (void)io;
     // STUB: return KIT_TODO;
     // END SOLUTION
 }

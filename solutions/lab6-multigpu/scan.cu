@@ -50,6 +50,7 @@ extern "C" int lab6_scan(lab6_app_io *io)
                                      io->count[l], ws->offset[l], (uint32_t *)io->out[l], t->lane[l][0]);
     }
     return r;
+    // STUB: (void)io;
     // STUB: return KIT_TODO;
     // END SOLUTION
 }
