@@ -217,8 +217,8 @@ test: all $(BUILD)/tests/kit_tests
 ifeq ($(SOURCE_TREE),solutions)
 	@$(if $(HAVE_GPU),true,echo "no GPU visible (nvidia-smi): the GPU suites will be skipped; TEST_ARGS=--verbose shows each test's reason")
 	@timeout $(TEST_TIMEOUT) $(BUILD)/tests/kit_tests -j1 --short-filename --tap=$(TEST_TAP) $(TEST_ARGS); \
-	  status=$$?; skipped=$$(grep '# SKIP' $(TEST_TAP) | grep -vc 'test was skipped$$'); \
-	  if [ "$$skipped" -gt 0 ]; then echo "$$skipped tests not run (skipped, not passed): $$(grep -m1 -o '# SKIP.*' $(TEST_TAP) | cut -c8-)"; fi; \
+	  status=$$?; read -r skipped why < <(awk -f tools/tap.awk -f tools/tap-notrun.awk $(TEST_TAP)); \
+	  if [ "$$skipped" -gt 0 ]; then echo "$$skipped tests not run (skipped, not passed): $$why"; fi; \
 	  exit $$status
 else
 	@timeout $(TEST_TIMEOUT) bash tools/student-tests.sh $(BUILD)/tests/kit_tests
@@ -238,16 +238,19 @@ grade: $(BUILD)/tests/grade_lab$(LAB) lab$(LAB)
 	@SPEED_STUDENT=./lab$(LAB) SPEED_REFERENCE=./$(REFERENCE_BIN) \
 	  bash tools/grade.sh $(BUILD)/tests/grade_lab$(LAB) $(LAB) $(GRADE_FORMAT)
 
+# The driver of lab $(LAB) that a tree name picks: solutionN for solutions, else labN.
+driver_of = $(if $(filter solutions,$(1)),solution,lab)$(LAB)
+
 # make profile LAB=N VARIANT=slug [N_SIZE=2^24] [PREV=slug|none] [ARGS='--type i64']:
 # the variant under Nsight Compute next to the step before it (tools/profile.sh).
 # The reference ./solutionN in the instructor's tree, ./labN in a student copy;
 # SOURCE=labs or SOURCE=solutions picks one.
-PROFILE_BIN = $(if $(filter solutions,$(or $(SOURCE),$(SOURCE_TREE))),solution,lab)$(LAB)
+PROFILE_BIN = $(call driver_of,$(or $(SOURCE),$(SOURCE_TREE)))
 profile: $(PROFILE_BIN)
 	@bash tools/profile.sh ./$(PROFILE_BIN) '$(VARIANT)' '$(N_SIZE)' '$(PREV)' $(ARGS)
 
 # The student's ./labN by default; SOURCE=solutions checks the reference.
-SANITIZE_BIN = $(if $(filter solutions,$(SOURCE)),solution,lab)$(LAB)
+SANITIZE_BIN = $(call driver_of,$(SOURCE))
 sanitize: $(SANITIZE_BIN)
 	@bash tools/sanitize.sh ./$(SANITIZE_BIN) $(SANITIZE_ARGS)
 

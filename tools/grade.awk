@@ -1,24 +1,18 @@
-# grade.awk: score Criterion's TAP per suite (labN_vK). Input: TAP on stdin; -v lab=labN.
-# ok = passed, not ok = failed, ok ... # SKIP = not run (not counted in the score).
-# "# SKIP test was skipped" is how Criterion marks a test --filter left out: ignored.
-/# SKIP test was skipped$/ { next }
-/^(not )?ok / {
-    line = $0
-    name = line
-    sub(/^(not )?ok [0-9]* *- */, "", name)
-    sub(/::.*/, "", name)
+# grade.awk (after tools/tap.awk): score Criterion's TAP per suite (labN_vK). Input:
+# TAP on stdin; -v lab=labN. ok = passed, not ok = failed, a skip = not run (not
+# counted in the score); tests --filter left out are ignored.
+{
+    outcome = tap_outcome($0)
+    if (outcome == "") next
+    name = tap_suite($0)
     if (name !~ "^" lab "_v[0-9]+$") next
     seen[name] = 1
-    if (line ~ /# SKIP/) {
+    if (outcome == "notrun") {
         skipped[name]++
-        if (!(name in reason)) {
-            why = line
-            sub(/.*# SKIP */, "", why)
-            reason[name] = why
-        }
+        if (!(name in reason)) reason[name] = tap_reason($0)
     } else {
         run[name]++
-        if ($1 == "ok") passed[name]++
+        if (outcome == "pass") passed[name]++
     }
 }
 END {

@@ -38,7 +38,7 @@ if grep -q "# SKIP GPU suite skipped" <<<"$tap"; then
     echo "grade: lab $lab needs a GPU to be graded" >&2
     exit 2
 fi
-awk -v lab="lab$lab" -f "$(dirname "$0")/grade.awk" <<<"$tap"
+awk -v lab="lab$lab" -f "$(dirname "$0")/tap.awk" -f "$(dirname "$0")/grade.awk" <<<"$tap"
 echo "(run 'make grade LAB=$lab GRADE_FORMAT=tap' for the failure messages and skip reasons)"
 if speed_wanted; then
     speed score <(printf '%s\n' "$tap") || ((status)) || status=2

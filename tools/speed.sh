@@ -43,15 +43,7 @@ reference_lib() {
 correctness() {
     local format=$1 report=$2
     case $format in
-    tap | score) awk '
-        /# SKIP test was skipped$/ { next }   # left out by --filter
-        /^(not )?ok / {
-            s = $0; sub(/^(not )?ok [0-9]* *- */, "", s); sub(/::.*/, "", s)
-            seen[s] = 1
-            if ($1 == "not") failed[s] = 1
-            else if ($0 !~ /# SKIP/) passed[s] = 1
-        }
-        END { for (s in seen) print s, (failed[s] ? "fail" : passed[s] ? "pass" : "notrun") }' "$report" ;;
+    tap | score) awk -f "$here/tap.awk" -f "$here/tap-suites.awk" "$report" ;;
     json) awk '
         /^    {/ { s = "" }
         /^      "name": / { s = $2; gsub(/[",]/, "", s) }

@@ -22,19 +22,7 @@ for d in labs/lab*-*/; do
     todo[$n]=$(todo_steps "$n")
 done
 status=0
-summary=$(awk '
-    /# SKIP test was skipped$/ { next }  # left out by --filter
-    /^(not )?ok / {
-        name = $0; sub(/^(not )?ok [0-9]* *- */, "", name); sub(/ +[(#].*$/, "", name)
-        group = name; sub(/::.*/, "", group)
-        if (match(group, /^lab[0-9]+/)) lab = substr(group, 4, RLENGTH - 3); else lab = "-"
-        if ($0 ~ /# SKIP/) { skipped[lab]++; if (!(lab in why)) { w = $0; sub(/.*# SKIP */, "", w); why[lab] = w } }
-        else if ($1 == "ok") passed[lab]++
-        else { failed[lab]++; names[lab] = names[lab] "|" name }
-        labs[lab] = 1
-    }
-    END { for (l in labs) printf "%s\t%d\t%d\t%d\t%s\t%s\n", l, passed[l], failed[l], skipped[l], why[l], names[l] }
-' "$tap" | sort -V)
+summary=$(awk -f "$(dirname "$0")/tap.awk" -f "$(dirname "$0")/student-tests.awk" "$tap" | sort -V)
 while IFS=$'\t' read -r lab passed failed skipped why names; do
     [[ -z $lab ]] && continue
     what=$([[ $lab == - ]] && echo "kit" || echo "lab$lab")

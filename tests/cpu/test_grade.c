@@ -1,4 +1,4 @@
-/* CPU suite for the grader's scoring (tools/grade.awk): a skipped test is "not run",
+/* CPU suite for the grader's scoring (tools/tap.awk + tools/grade.awk): a skipped test is "not run",
  * never a pass; a suite whose tests were all skipped does not score 100%. */
 #include "kit_test.h"
 
@@ -11,7 +11,8 @@ static char *score(const char *tap)
     cr_assert(eq(sz, (size_t)write(fd, tap, strlen(tap)), strlen(tap)));
     close(fd);
     char cmd[8400];
-    snprintf(cmd, sizeof cmd, "awk -v lab=lab9 -f %s/tools/grade.awk %s 2>&1", kit_test_root(), tap_path);
+    snprintf(cmd, sizeof cmd, "awk -v lab=lab9 -f %s/tools/tap.awk -f %s/tools/grade.awk %s 2>&1", kit_test_root(),
+             kit_test_root(), tap_path);
     FILE *p = popen(cmd, "r");
     cr_assert(not(eq(ptr, p, NULL)));
     static char out[4096];
