@@ -71,8 +71,11 @@ void kit_report_open(kit_report *rep, const kit_options *opt, const kit_device *
     /* Twice the L2, so nothing the previous run touched is still cached. */
     rep->flush_bytes = 2 * (dev->l2_bytes ? dev->l2_bytes : (64u << 20));
     rep->flush_buf = kit_device_alloc(rep->flush_bytes, "the L2 flush buffer");
-    fprintf(table_out(), "timing: median of %d runs after %d warm-up runs, L2 flushed before each run;"
-            " at most %.0f s per row (--budget)\n", opt->reps, opt->warmup, opt->budget_s);
+    char budget[48] = "no time limit per row (--budget 0)";
+    if (opt->budget_s > 0)
+        snprintf(budget, sizeof budget, "at most %.0f s per row (--budget)", opt->budget_s);
+    fprintf(table_out(), "timing: median of %d runs after %d warm-up runs, L2 flushed before each run; %s\n",
+            opt->reps, opt->warmup, budget);
     fprintf(table_out(), "speedup: relative to the first variant of each configuration that passes\n\n");
 }
 
