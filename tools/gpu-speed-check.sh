@@ -16,7 +16,9 @@ export LD_LIBRARY_PATH=$PWD/build/bin/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 # make only links the reference driver (objects from make dist for this GPU).
 make -s -t ARCH=sm_90 lab3 build/tests/grade_lab3 build/labs/lab3-scan/main.c.o >/dev/null
 make --no-print-directory ARCH=sm_90 grade LAB=3 2>&1 | tee "$out/grade_lab3.txt"
-make --no-print-directory ARCH=sm_90 grade LAB=3 GRADE_FORMAT=json >"$out/grade_lab3.json" 2>"$out/grade_lab3_json.log"
+# The JSON report repeats the grade to show its format: the tests past 2^31 (minutes
+# each, already run by the grade above) are left out of it (KIT_TEST_BIG=0, "not run").
+KIT_TEST_BIG=0 make --no-print-directory ARCH=sm_90 grade LAB=3 GRADE_FORMAT=json >"$out/grade_lab3.json" 2>"$out/grade_lab3_json.log"
 
 # Verdicts from the speed table: step 3.1 at 0%, every other step at 100%.
 awk '

@@ -157,13 +157,14 @@ static void fake_driver(const char *dir, const char *name, const char *rows)
     cr_assert(eq(int, symlink(target, path), 0));
 }
 
-/* Run speed.sh grade in `format` on a correctness report; returns its output. */
-static char *grade_speed(const char *format, const char *report, int *status)
+/* Run speed.sh grade in `format` on a correctness report, the student's driver having
+ * the rows `you_rows`; returns its output. */
+static char *grade_speed_rows(const char *you_rows, const char *format, const char *report, int *status)
 {
     static char dir[] = "/tmp/kit_speed_XXXXXX";
     strcpy(dir, "/tmp/kit_speed_XXXXXX");
     cr_assert(not(eq(ptr, mkdtemp(dir), NULL)));
-    fake_driver(dir, "you", "fast 1.0 PASS\nslow 2.0 PASS\n");
+    fake_driver(dir, "you", you_rows);
     fake_driver(dir, "ref", "fast 1.0 PASS\nslow 1.0 PASS\n");
     char cfg[64], rep[64];
     tool_write_temp(cfg, table);
@@ -171,6 +172,11 @@ static char *grade_speed(const char *format, const char *report, int *status)
     char *out = tool_run(status, "cd %s && SPEED_RUNS=1 SPEED_TABLE=%s bash tools/speed.sh grade 9 %s %s/you %s/ref %s 2>/dev/null; "
                                  "rm -rf %s %s %s", kit_test_root(), cfg, format, dir, dir, rep, dir, cfg, rep);
     return out;
+}
+
+static char *grade_speed(const char *format, const char *report, int *status)
+{
+    return grade_speed_rows("fast 1.0 PASS\nslow 2.0 PASS\n", format, report, status);
 }
 
 Test(speed, score_table_from_real_runs)
@@ -224,4 +230,17 @@ Test(speed, json_and_xml_reports_carry_the_scores)
     cr_expect(strstr(xml, "tests=\"4\" failures=\"0\"") != NULL, "%s", xml);
     cr_expect(strstr(xml, "<testsuite name=\"lab9_speed\" tests=\"2\"") != NULL, "%s", xml);
     cr_expect(strstr(xml, "<property name=\"score\" value=\"1.0000\"/>") != NULL, "%s", xml);
+}
+
+/* A slow row that the driver's --budget cut short ("PASS (budget: 3 of 20 runs)", as
+ * lab 1's cas-loop at the default size) is correct and timed: it scores on its time. */
+Test(speed, a_row_cut_short_by_the_budget_is_still_timed)
+{
+    int status;
+    char *out = grade_speed_rows("fast 1.0 PASS (budget: 3 of 20 runs)\nslow 2.0 PASS\n", "score",
+                                 "ok - lab9_v1::a\nok - lab9_v2::a\n", &status);
+    cr_assert(eq(int, status, 0), "%s", out);
+    cr_expect(strstr(out, "no such row") == NULL, "%s", out);
+    cr_expect(strstr(out, "did not run cleanly") == NULL, "%s", out);
+    cr_expect(strstr(out, "1.00x") != NULL, "step 9.1 timed at the reference's time: %s", out);
 }
