@@ -35,7 +35,9 @@ typedef struct {
 
 /* Plan the copies for io->bins, opt in when the plan says so, and size the grid:
  * enough blocks of `threads` for work_blocks (at least one), at most what the GPU
- * holds at once with plan.bytes each, and at most cap_per_sm per SM (0: no cap). */
+ * holds at once with plan.bytes each, and at most cap_per_sm per SM (0: no cap).
+ * work_blocks: the blocks the input needs, rounded up, e.g. kit_div_up(n, threads)
+ * for one element per thread (a partial last block is still a block). */
 template <typename Kernel>
 inline int lab1_smem_prepare(Kernel kernel, const lab1_io *io, const lab1_smem_budget *budget, int threads,
                              size_t work_blocks, int cap_per_sm, lab1_smem_launch *out)

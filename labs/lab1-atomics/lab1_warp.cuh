@@ -63,15 +63,19 @@ __device__ __forceinline__ unsigned lab1_peers_by_ballot(unsigned active, int ke
  * and whether it is still live. Round r: a live lane at an even position adds the
  * value of the lowest live peer above it; a lane at an odd position has just been
  * read and is no longer live; a vote removes the dead lanes from every `above`;
- * positions halve. Two traps: a lane that is no longer live must never add again
- * (after the halving its position can be even), so `live` is kept apart from pos;
- * and a lane with no peer above has no lane to read (__ffs(0) - 1 is -1, and a
- * shuffle from lane -1 reads lane 31, which a partial warp may not have in
- * `active`): it reads its own lane instead and adds nothing. T is int or double. */
+ * positions halve. Every lane in `active` takes part in every shuffle and vote,
+ * live or not: the vote is a statement of its own, `still = __ballot_sync(active,
+ * live)`, never an operand of `live ? ... : 0`, which would run it in the live
+ * lanes only while its mask names them all (a hang). Two traps: a lane that is no
+ * longer live must never add again (after the halving its position can be even),
+ * so `live` is kept apart from pos; and a lane with no peer above has no lane to
+ * read (__ffs(0) - 1 is -1, and a shuffle from lane -1 reads lane 31, which a
+ * partial warp may not have in `active`): it reads its own lane instead and adds
+ * nothing. T is int or double. */
 template <typename T, bool TRACE>
 __device__ __forceinline__ T lab1_reduce_peers(unsigned active, unsigned peers, T x, lab1_trace *trace)
 {
-    // TODO(Step 1.3): Stage 2: pos = lab1_peer_position, above = lab1_peers_above, live = true; while (__any_sync(active, above != 0)) { src = above ? lowest lane of above : my own lane (never -1); other = __shfl_sync(active, x, src); a live lane at an even pos with a peer above adds other; an odd pos is no longer live; above = live ? above & __ballot_sync(active, live) : 0; pos >>= 1 }; call lab1_trace_add_step<TRACE> for each addition (about 18 lines)
+    // TODO(Step 1.3): Stage 2: pos = lab1_peer_position, above = lab1_peers_above, live = true; while (__any_sync(active, above != 0)) { src = above ? lowest lane of above : my own lane (never -1); other = __shfl_sync(active, x, src); a live lane at an even pos with a peer above adds other; an odd pos is no longer live; then, in every lane, still = __ballot_sync(active, live) as its own statement (never inside the ?: below: only the live lanes would vote); above = live ? above & still : 0; pos >>= 1 }; call lab1_trace_add_step<TRACE> for each addition (about 18 lines)
     (void)active;
     (void)peers;
     (void)trace;

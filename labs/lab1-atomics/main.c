@@ -98,6 +98,15 @@ int main(int argc, char **argv)
         do_op[LAB1_HISTOGRAM] = do_op[LAB1_SCATTER_ADD] = 1;
     else
         kit_usage_error(&lab1, "--op must be histogram, scatter-add or all, got '%s'", op_name);
+    /* A variant without a row for the operation would print a table without it. */
+    int rows = 0;
+    for (int v = 0; v < lab1_variant_count; v++)
+        if (kit_variant_selected(&opt, lab1_variants[v].info.slug))
+            rows += (do_op[LAB1_HISTOGRAM] && lab1_variants[v].histogram) +
+                    (do_op[LAB1_SCATTER_ADD] && lab1_variants[v].scatter_add);
+    if (!rows)
+        kit_usage_error(&lab1, "variant '%s' has no %s row (cas-loop is scatter-add only): add --op scatter-add",
+                        opt.variant, op_name);
     char err[256];
     lab1_dist dist;
     if (lab1_parse_dist(opt.dist, bins, &dist, err, sizeof err))

@@ -144,9 +144,9 @@ typedef struct {
 } lab1_trace_add;
 
 typedef struct {
-    int written;
-    int key;
-    double total;
+    int written;  /* 1: this lane is its group's leader and did the atomic */
+    int key;      /* the bin it added into */
+    double total; /* what it added: its group's sum (Stage 2's result) */
 } lab1_trace_atomic;
 
 typedef struct {

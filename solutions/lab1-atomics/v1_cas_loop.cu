@@ -12,7 +12,7 @@
  * one address, so one success costs as many CAS operations as there are contenders
  * (lecture 1, "The CAS loop under skew").
  * Expect (H200, n = 2^24, 4096 bins; plots/data/lab1_kwarp.csv): 12.2 ms with 32
- * distinct keys per warp and 23.0 ms with one, against 0.44 and 0.47 ms for
+ * distinct keys per warp and 20.6 ms with one, against 0.44 and 0.47 ms for
  * global-atomic's native double atomicAdd; on skewed keys (zipf, single) the time
  * grows faster than n (plots/data/lab1_cas.csv): keep n small there. */
 #include "lab1.h"
