@@ -25,9 +25,16 @@ typedef enum { LAB2_I64 = 0, LAB2_F32 = 1, LAB2_MAX = 2 } lab2_type;
  * of magnitude <= 2^30 cannot overflow. */
 #define LAB2_MAX_N ((size_t)1 << 32)
 
-/* Tile shapes (each variant file names its own as enum { NT, VT, NV }); the GPU suite
- * derives its sizes from these, so retuning a tile moves its tests. -D overrides are
- * for tuning experiments. */
+/* Tile shapes (each variant file names its own in an enum: NT threads per block, VT
+ * per thread). Steps 2.0-2.4: VT counts VALUES, and NV = NT * VT values per block is
+ * what they pass to lab2_multipass. Steps 2.5-2.6: VT counts 16-byte VECTORS, so a
+ * tile is NT * VT vectors = lab2_tile_items(NT, VT, sizeof(In)) values (4096 int32 at
+ * 256 x 4); those files name it TILE_VECTORS, not NV, so that the two cannot be mixed.
+ * The GPU suite derives its sizes from these constants, so retuning a tile moves its
+ * tests. To retune (Question 4), edit the value HERE and rebuild: the Makefile has no
+ * hook for extra -D flags, and a -D given to nvcc alone would not reach the C test
+ * files that read the same constants. (The #ifndef only lets the ablation build of
+ * tools/gpu-extra-lab23.sh compile the .cu files with -DLAB2_BLOCKED_VT=1.) */
 #ifndef LAB2_TREE_NT
 #define LAB2_TREE_NT 256   /* Steps 2.0-2.4: threads per block (one value each, two from 2.3 on) */
 #endif
@@ -47,7 +54,11 @@ size_t lab2_result_bytes(lab2_type t);
 
 /* Scratch memory, allocated with the problem (never inside a timed launcher). */
 typedef struct {
-    void *partials[2];     /* ping-pong buffers of block partials, `capacity` results each */
+    void *partials[2];     /* ping-pong buffers of block partials, `capacity` results each;
+                              a result is an Op::acc (int64 for i64, float for f32, int32
+                              for max): cast to (Op::acc *). Single-pass uses partials[0]
+                              and, like lab2_multipass, must refuse (cudaErrorInvalidValue)
+                              a grid of more than `capacity` blocks */
     size_t capacity;       /* lab2_partials_capacity(n) */
     unsigned int *ticket;  /* single-pass: blocks finished so far; 0 between runs */
     void *cub_temp;        /* temporary storage of the cub row */

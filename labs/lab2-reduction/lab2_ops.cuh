@@ -54,8 +54,10 @@ __device__ __forceinline__ typename Op::acc lab2_warp_reduce(typename Op::acc x)
     return x;
 }
 
-/* Reduction of x over the NT threads of a block, valid in thread 0. Every thread
- * of the block must call it. Safe to call several times in a row in one kernel. */
+/* Reduction of x over the NT threads of a block, valid in thread 0 only (the other
+ * threads get partial values). Every thread of the block must call it: never inside
+ * a branch that only some threads of the block take. Safe to call several times in a
+ * row in one kernel. */
 template <class Op, int NT>
 __device__ __forceinline__ typename Op::acc lab2_block_reduce(typename Op::acc x)
 {
@@ -70,9 +72,13 @@ __device__ __forceinline__ typename Op::acc lab2_block_reduce(typename Op::acc x
  * loop). In each tile a thread issues its VT loads back to back into registers and
  * only then combines them, so VT independent 16-byte loads per thread are in flight
  * at once. The vectors after the last whole tile, then the count % per_vector
- * values after the last whole vector, are spread over every thread of the grid.
- * lab2_shape.h has the index math (and the CPU suite replays it). The kernel must
- * run NT threads per block; in must be 16-byte aligned. */
+ * values after the last whole vector, are spread over every thread of the grid
+ * (thread blockIdx.x * NT + threadIdx.x of gridDim.x * NT). lab2_shape.h has the
+ * index math: lab2_per_vector, lab2_full_tiles, lab2_tile_vector. The CPU suite
+ * (lab2_shape.register_blocked_reads_every_value_once) runs its own host copy of
+ * this loop, built from those functions, and checks that it reads every value
+ * exactly once; it cannot run YOUR loop (device code): only the GPU suite does.
+ * The kernel must run NT threads per block; in must be 16-byte aligned. */
 template <class Op, int NT, int VT, class In>
 __device__ __forceinline__ typename Op::acc lab2_thread_reduce_tiles(const In *__restrict__ in, size_t count)
 {

@@ -7,8 +7,9 @@
  * What is still slow: shared-memory bank conflicts. Thread t touches word
  * 2*stride*t: the 32 lanes of a warp hit addresses 2*stride words apart, so the
  * doubling stride folds them onto fewer and fewer of the 32 banks (the partials
- * here are 8-byte int64, so the distance in bytes is 16*stride*t), and the
- * accesses of a warp are served one conflicting group after the other.
+ * here are 8-byte int64: lane t's word starts at byte 16*stride*t, so neighbouring
+ * lanes are 16*stride bytes apart), and the accesses of a warp are served one
+ * conflicting group after the other.
  * Expect: on an H200, SLOWER than `interleaved` (0.79x at 2^26: the warps of
  * `interleaved` were hardly divergent there, the compiler predicated its branch,
  * so the conflicts are pure cost); how much they cost, `ncu` tells
@@ -18,7 +19,7 @@
 #include "lab2.h"
 #include "lab2_ops.cuh"
 
-enum { NT = LAB2_TREE_NT, VT = 1, NV = NT * VT }; /* one value per thread */
+enum { NT = LAB2_TREE_NT, VT = 1, NV = NT * VT }; /* one value per thread: NV values per block */
 
 template <class Op, class In>
 __global__ __launch_bounds__(NT) void reduce_strided_index(const In *__restrict__ in, size_t count,

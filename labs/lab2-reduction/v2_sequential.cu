@@ -14,7 +14,7 @@
 #include "lab2.h"
 #include "lab2_ops.cuh"
 
-enum { NT = LAB2_TREE_NT, VT = 1, NV = NT * VT }; /* one value per thread */
+enum { NT = LAB2_TREE_NT, VT = 1, NV = NT * VT }; /* one value per thread: NV values per block */
 
 template <class Op, class In>
 __global__ __launch_bounds__(NT) void reduce_sequential(const In *__restrict__ in, size_t count,

@@ -12,7 +12,7 @@
 #include "lab2.h"
 #include "lab2_ops.cuh"
 
-enum { NT = LAB2_TREE_NT, VT = 2, NV = NT * VT }; /* two values per thread */
+enum { NT = LAB2_TREE_NT, VT = 2, NV = NT * VT }; /* two values per thread: NV values per block */
 
 template <class Op, class In>
 __global__ __launch_bounds__(NT) void reduce_first_add(const In *__restrict__ in, size_t count,

@@ -19,7 +19,7 @@
 #include "lab2.h"
 #include "lab2_ops.cuh"
 
-enum { NT = LAB2_TREE_NT, VT = 2, NV = NT * VT }; /* two values per thread */
+enum { NT = LAB2_TREE_NT, VT = 2, NV = NT * VT }; /* two values per thread: NV values per block */
 
 template <class Op, class In>
 __global__ __launch_bounds__(NT) void reduce_warp_shuffle(const In *__restrict__ in, size_t count,

@@ -1,6 +1,6 @@
 /* Step 2.5: enough bytes in flight. This step bundles three ideas, each of which
- * the earlier kernels lacked (lecture section 7, with the ablation of
- * tools/gpu-extra-lab23.sh, measures each one's share):
+ * the earlier kernels lacked (the ablation table of lecture section 7, measured with
+ * tools/gpu-extra-lab23.sh on an H200 and an H100, gives each one's share):
  *   1. 16-byte loads: each load is an int4 (4 int32/float, or 2 int64 partials),
  *      4x the bytes per load instruction of Step 2.4;
  *   2. register blocking: a tile is NT threads x VT vectors; a thread issues its VT
@@ -14,18 +14,21 @@
  *      single block reduction, and the first pass leaves one partial per block (a
  *      few blocks per SM: 1056 on an H200) instead of one per tile.
  * The loop is lab2_thread_reduce_tiles (lab2_ops.cuh), which single-pass reuses.
- * The last partial tile and the n % 4 values after the last whole vector are
- * spread over all threads of the grid (lab2_shape.h has the index math).
+ * The vectors after the last whole tile and the count % per_vector values after the
+ * last whole vector (n % 4 for int32 input) are spread over all threads of the grid
+ * (lab2_shape.h has the index math).
  * What is still slow: the grid is still finished by a second launch (over the
  * partials): at sizes where one pass lasts a few microseconds, that launch and
  * the idle GPU around it show.
  * Expect: near the read bandwidth of the GPU at large n: above the memcpy row's
  * GB/s, which counts a read and a write per byte (103% of memcpy at 2^28 on an H200).
- * Types: i64, f32, max. Tunables: LAB2_BLOCKED_NT, LAB2_BLOCKED_VT (lab2.h). */
+ * Types: i64, f32, max. Tunables: LAB2_BLOCKED_NT, LAB2_BLOCKED_VT (edit them in lab2.h). */
 #include "lab2.h"
 #include "lab2_ops.cuh"
 
-enum { NT = LAB2_BLOCKED_NT, VT = LAB2_BLOCKED_VT, NV = NT * VT }; /* NV 16-byte vectors per tile */
+/* VT counts 16-byte vectors here, not values (unlike Steps 2.0-2.4, hence no NV): a tile
+ * is TILE_VECTORS vectors, i.e. lab2_tile_items(NT, VT, sizeof(In)) values. */
+enum { NT = LAB2_BLOCKED_NT, VT = LAB2_BLOCKED_VT, TILE_VECTORS = NT * VT };
 
 template <class Op, class In>
 __global__ __launch_bounds__(NT) void reduce_register_blocked(const In *__restrict__ in, size_t count,
@@ -42,7 +45,7 @@ __global__ __launch_bounds__(NT) void reduce_register_blocked(const In *__restri
 template <class Op, class In>
 static int run_register_blocked(const lab2_io *io, cudaStream_t stream)
 {
-    // BEGIN SOLUTION (Step 2.5): lab2_multipass with NT threads, a tile of values per block (lab2_tile_items) and io->max_blocks as the grid cap
+    // BEGIN SOLUTION (Step 2.5): lab2_multipass with NT threads, lab2_tile_items(NT, VT, sizeof(In)) values per block (one tile; not TILE_VECTORS, which counts vectors) and io->max_blocks as the grid cap; the later passes over Op::acc partials reuse that same number (the grid-stride loop handles any count)
     return lab2_multipass(io, (const void *)reduce_register_blocked<Op, In>,
                           (const void *)reduce_register_blocked<Op, typename Op::acc>, NT,
                           lab2_tile_items(NT, VT, sizeof(In)), io->max_blocks, stream);

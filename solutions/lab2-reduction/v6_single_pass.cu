@@ -7,32 +7,49 @@
  *   2. __threadfence(): the store must be visible to the whole GPU before
  *      anything that follows (without it, another SM could see the ticket below
  *      before the partial, and add a stale value);
- *   3. takes a ticket: atomicAdd(ticket, 1) returns how many blocks finished
+ *   3. takes a ticket: atomicAdd(ticket, 1u) returns how many blocks finished
  *      before it. The block that draws gridDim.x - 1 is the last one: every other
  *      partial is already stored and fenced.
- * The last block (and only it) reads all gridDim.x partials (with __ldcg, from
- * L2, never from a stale L1 line), reduces them, writes the result and puts the
- * ticket back to 0 for the next run. No block ever waits for another, so this
- * is safe whatever order or number of blocks the GPU runs at once. (This "last
- * block finishes" pattern and its two fences are the same as in lab1's Step 1.5:
- * lectures/01-atomics.md explains the memory ordering.)
+ * Only thread 0 knows its ticket, but the whole last block must do the final
+ * reduction (reduce_partials calls lab2_block_reduce, which every thread of the
+ * block must reach). So thread 0 writes the test into a __shared__ bool flag, and
+ * after a __syncthreads() every thread reads it: the branch on it is then the same
+ * for the whole block. (A plain local `bool last` would be set in thread 0 only:
+ * the other NT - 1 threads would skip the final reduction, and thread 0 would run
+ * lab2_block_reduce alone, with barriers and full-mask shuffles that the others never
+ * reach: undefined behaviour, in practice a wrong sum or a hang.)
+ * The last block (and only it) __threadfence()s again, reads all gridDim.x partials
+ * (with __ldcg, from L2, never from a stale L1 line), reduces them, writes the result
+ * and puts the ticket back to 0 for the next run. No block ever waits for another,
+ * so this is safe whatever order or number of blocks the GPU runs at once. (This
+ * "last block finishes" pattern and its two fences are the same as in lab1's Step
+ * 1.5: lectures/01-atomics.md explains the memory ordering. There, every thread of
+ * a block wrote to global memory, so every thread fences and the block meets at a
+ * barrier before thread 0 takes the ticket. Here only thread 0 writes (the one
+ * partial), and a fence orders the calling thread's own writes, so thread 0's fence
+ * alone is enough and no barrier is needed before the ticket.)
  * What it fixes: the second launch of `register-blocked` and the gap between
  * the two kernels; only the last block's short final step is added.
  * Expect: as fast as `register-blocked` at large n, faster at medium n (2^20 to
  * 2^24) where a launch costs a noticeable fraction of the time; the target is
  * the cub row (two launches) at 2^24 and 2^28.
- * Types: i64, f32, max. Tunables: LAB2_BLOCKED_NT, LAB2_BLOCKED_VT (lab2.h). */
+ * Types: i64, f32, max. Tunables: LAB2_BLOCKED_NT, LAB2_BLOCKED_VT (edit them in lab2.h). */
 #include "lab2.h"
 #include "lab2_ops.cuh"
 
-enum { NT = LAB2_BLOCKED_NT, VT = LAB2_BLOCKED_VT, NV = NT * VT }; /* NV 16-byte vectors per tile */
+/* VT counts 16-byte vectors here, not values (unlike Steps 2.0-2.4, hence no NV): a tile
+ * is TILE_VECTORS vectors, i.e. lab2_tile_items(NT, VT, sizeof(In)) values. */
+enum { NT = LAB2_BLOCKED_NT, VT = LAB2_BLOCKED_VT, TILE_VECTORS = NT * VT };
 
-/* The last block: reduce the gridDim.x block partials (read from L2 with __ldcg,
- * never from a stale L1 line), four loads in flight per thread. Valid in thread 0. */
+/* The last block: reduce the `blocks` block partials (read from L2 with __ldcg,
+ * never from a stale L1 line), four loads in flight per thread: each trip of the
+ * loop loads partials i, i + NT, i + 2*NT and i + 3*NT (the identity for an index
+ * >= blocks) before combining any, then i += 4*NT. Then lab2_block_reduce. Every
+ * thread of the block must call it; the result is valid in thread 0. */
 template <class Op>
 __device__ __forceinline__ typename Op::acc reduce_partials(const typename Op::acc *partials, unsigned blocks)
 {
-    // BEGIN SOLUTION (Step 2.6): each thread combines partials threadIdx.x, + NT, ... (__ldcg; several loads in flight), then lab2_block_reduce
+    // BEGIN SOLUTION (Step 2.6): from i = threadIdx.x in steps of 4*NT: four __ldcg loads (i, i+NT, i+2NT, i+3NT; identity past blocks), then combine them into x; finally lab2_block_reduce<Op, NT>(x)
     typedef typename Op::acc acc;
     acc x = Op::identity();
     for (unsigned i = threadIdx.x; i < blocks; i += 4 * NT) {
@@ -54,10 +71,12 @@ __global__ __launch_bounds__(NT) void reduce_single_pass(const In *__restrict__ 
                                                          typename Op::acc *partials, unsigned int *ticket,
                                                          typename Op::acc *__restrict__ out)
 {
-    // BEGIN SOLUTION (Step 2.6): lab2_thread_reduce_tiles and lab2_block_reduce as in register-blocked; thread 0 stores the partial, fences, takes a ticket; the last block fences, reduce_partials, writes out and resets the ticket
+    // BEGIN SOLUTION (Step 2.6): this block's value x: lab2_thread_reduce_tiles<Op, NT, VT> then lab2_block_reduce<Op, NT>, as in register-blocked
     typename Op::acc x = lab2_thread_reduce_tiles<Op, NT, VT>(in, count);
     x = lab2_block_reduce<Op, NT>(x);
+    // END SOLUTION
 
+    // BEGIN SOLUTION (Step 2.6): a __shared__ bool flag; thread 0 stores x in partials[blockIdx.x], __threadfence(), sets the flag to atomicAdd(ticket, 1u) == gridDim.x - 1; then __syncthreads() so every thread sees the flag (a local bool would be set in thread 0 only)
     __shared__ bool last_block;
     if (threadIdx.x == 0) {
         partials[blockIdx.x] = x;
@@ -65,6 +84,9 @@ __global__ __launch_bounds__(NT) void reduce_single_pass(const In *__restrict__ 
         last_block = atomicAdd(ticket, 1u) == gridDim.x - 1;
     }
     __syncthreads();
+    // END SOLUTION
+
+    // BEGIN SOLUTION (Step 2.6): every block but the last returns (the flag is the same in all its threads); the last: __threadfence(), reduce_partials<Op>(partials, gridDim.x) in every thread, then thread 0 writes *out and sets *ticket = 0
     if (!last_block)
         return; /* uniform over the block: the barriers below see every thread */
     __threadfence(); /* acquire: read the partials only after seeing the ticket */
@@ -79,7 +101,7 @@ __global__ __launch_bounds__(NT) void reduce_single_pass(const In *__restrict__ 
 template <class Op, class In>
 static int run_single_pass(const lab2_io *io, cudaStream_t stream)
 {
-    // BEGIN SOLUTION (Step 2.6): one launch: blocks as in register-blocked (capped by io->max_blocks), partials in io->ws.partials[0], ticket io->ws.ticket
+    // BEGIN SOLUTION (Step 2.6): one launch of reduce_single_pass<Op, In>: blocks = lab2_pass_blocks(io->n, lab2_tile_items(NT, VT, sizeof(In)), io->max_blocks); refuse more than io->ws.capacity (or 0x7fffffff) blocks with KIT_CHECK(cudaErrorInvalidValue), as lab2_multipass does; partials (Op::acc *)io->ws.partials[0], ticket io->ws.ticket; return KIT_LAUNCH_CHECK()
     typedef typename Op::acc acc;
     size_t blocks = lab2_pass_blocks(io->n, lab2_tile_items(NT, VT, sizeof(In)), io->max_blocks);
     if (blocks > io->ws.capacity || blocks > 0x7fffffffu)

@@ -1,6 +1,8 @@
 /* CPU suite for lab2: the reference (checked against brute force in another
- * order and wider arithmetic), the float tolerance, and the launch-shape math of
- * lab2_shape.h that the launchers and kernels use. No GPU needed. */
+ * order and wider arithmetic), the exact f32 data (lab2_f32_grid), and the
+ * launch-shape math of lab2_shape.h that the launchers and kernels use. No GPU
+ * needed, and no student kernel runs here: device code is checked only by the GPU
+ * suite (tests/gpu/test_lab2.c). */
 #include "kit_test.h"
 #include "lab2.h"
 #include "lab2_shape.h"
@@ -261,9 +263,11 @@ Test(lab2_shape, workspace_holds_every_pass)
     cr_assert(eq(sz, lab2_partials_capacity(0), 1));
 }
 
-/* Replays the loops of the register-blocked / single-pass kernels on the host
- * (same helpers, same bounds) and checks that every value is read exactly once,
- * for several grids, tile shapes, value sizes and awkward counts. */
+/* A host copy of the loops of the reference lab2_thread_reduce_tiles (Step 2.5,
+ * shared by register-blocked and single-pass), built from the same lab2_shape.h
+ * helpers with the same bounds: checks that this index math reads every value
+ * exactly once, for several grids, tile shapes, value sizes and awkward counts.
+ * It does not run the student's device loop (only the GPU suite can). */
 static void check_coverage(size_t count, size_t grid, int nt, int vt, size_t value_bytes)
 {
     unsigned char *seen = calloc(count ? count : 1, 1);
