@@ -26,7 +26,7 @@ enum { NT = LAB3_BLOCKED_NT, VT = LAB3_BLOCKED_VT, NV = NT * VT };
 template <typename T>
 __global__ void rts_upsweep(const T *in, size_t n, T *tile_totals)
 {
-    // TODO(Step 3.2): each thread sums VT strided (coalesced) values, then reduce the block; thread 0 writes the total (about 20 lines)
+    // TODO(Step 3.2): each thread sums its VT values in[base + k*NT + tid] (coalesced; 0 past count); reduce the block: lab3_warp_sum per warp, lane 0 -> __shared__ warp_totals[NT/32], barrier, warp 0 sums them with lab3_warp_sum; thread 0 writes tile_totals[blockIdx.x] (about 20 lines)
 }
 
 /* Phase 3: scan each tile starting from offsets[t] (0 when offsets is NULL). */
@@ -39,7 +39,7 @@ __global__ void rts_downsweep(const T *in, T *out, size_t n, int exclusive, cons
 template <typename T>
 static int rts_scan(const T *in, T *out, size_t n, int exclusive, T *spine, cudaStream_t stream)
 {
-    // TODO(Step 3.2): one tile: downsweep alone; else upsweep, recursive exclusive scan of the totals, downsweep with them (about 12 lines)
+    // TODO(Step 3.2): one tile: downsweep alone (offsets NULL); else upsweep into spine, rts_scan(totals, totals, tiles, 1, spine + tiles), downsweep with the totals as offsets (about 12 lines)
     (void)in, (void)out, (void)n, (void)exclusive, (void)spine, (void)stream;
     return KIT_TODO;
 }

@@ -23,7 +23,7 @@ enum { NT = LAB3_BLOCKED_NT, VT = LAB3_BLOCKED_VT, NV = NT * VT };
 template <typename T>
 __global__ void chained_scan(const T *in, T *out, size_t n, int exclusive, lab3_tile_status<T> status)
 {
-    // TODO(Step 3.3): tile id from status.take_tile(); scan the tile; thread 0 waits for P of tile-1, publishes P; add and store (about 28 lines)
+    // TODO(Step 3.3): tile id from status.take_tile(); scan the tile as in 3.2; thread 0 spins on status.load(t-1) until P (no back-off), publishes P (tile 0 at once), puts the prefix in a __shared__ variable; barrier; thread scan and store (about 28 lines)
 }
 
 template <typename T>

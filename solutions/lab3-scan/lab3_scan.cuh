@@ -308,7 +308,9 @@ struct lab3_tile_status {
 };
 
 /* Device side: record that one tile inspected `depth` predecessors and found X
- * `waits` times (only when statistics are on). */
+ * `waits` times (only when statistics are on). Call it ONCE per tile that looked
+ * back, from one thread (Step 3.4: thread 0; Step 3.5: lane 0 of the look-back
+ * warp); tile 0 does not look back and records nothing. */
 static __device__ __forceinline__ void lab3_stats_record(unsigned long long *stats, unsigned long long depth,
                                                          unsigned long long waits)
 {
@@ -327,12 +329,16 @@ static __device__ __forceinline__ void lab3_stats_record(unsigned long long *sta
  * watches predecessor p0 - l, p0 starting at t - 1: the warp polls until no lane
  * sees X, the nearest P is the lowest lane that sees P, the lanes up to it add
  * their values, and with no P the window slides 32 tiles back. Lanes before tile 0
- * count as P with value 0 (their reads land in the status array's padding). */
+ * count as P with value 0 (their reads land in the status array's padding).
+ * Statistics (stats may be NULL: lab3_stats_record then does nothing): lane 0 alone
+ * records once at the end, with depth = 32 for every window that had no P plus the
+ * lanes up to and including the nearest P in the last window, and waits = the polls
+ * of the whole window that found an X in some lane (one per poll, not per lane). */
 template <typename V, lab3_order ORDER>
 static __device__ __forceinline__ V lab3_lookback_window(lab3_tile_status<V, ORDER> status, long long t,
                                                         unsigned long long *stats)
 {
-    // BEGIN SOLUTION (Step 3.5): poll the window until no lane sees X (__any_sync; lab3_backoff between polls); ballot the P lanes; sum lanes up to the nearest P (lab3_warp_sum); slide back if none
+    // BEGIN SOLUTION (Step 3.5): poll the window until no lane sees X (__any_sync; lab3_backoff between polls); ballot the P lanes; sum lanes up to the nearest P (lab3_warp_sum); slide back if none; lane 0 records the stats once
     const int lane = threadIdx.x & 31;
     V exclusive_prefix = 0;
     unsigned long long depth = 0, waits = 0;
@@ -371,7 +377,9 @@ static __device__ __forceinline__ V lab3_lookback_window(lab3_tile_status<V, ORD
  * publishes A, looks back (lab3_lookback_window) and publishes P = its exclusive
  * prefix + aggregate. Returns the exclusive prefix, valid in thread 0. With
  * LAB3_ORDERED, a __syncwarp() first makes every lane's acquire loads happen
- * before lane 0's release of P (so P passes on all the look-back saw). */
+ * before lane 0's release of P (so P passes on all the look-back saw). The other
+ * warps of the block learn the prefix, and with LAB3_ORDERED what the look-back
+ * acquired, only through shared memory and a __syncthreads() after this call. */
 template <typename V, lab3_order ORDER>
 static __device__ __forceinline__ V lab3_tile_lookback(lab3_tile_status<V, ORDER> status, long long t, V aggregate,
                                                       unsigned long long *stats)

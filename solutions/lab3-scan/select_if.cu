@@ -46,9 +46,11 @@ static __device__ __forceinline__ uint64_t select_bits(T x)
     return (uint64_t)x; /* T is unsigned: no sign extension */
 }
 
-/* Outline 1: global -> shared, coalesced: a full tile with a 16-byte aligned input
- * (`vectors`) as 16-byte vectors, all loads issued before the first store to
- * shared memory; otherwise value by value, 0 past the end. Ends with a barrier. */
+/* Outline 1: global -> shared, coalesced. `vectors` (the kernel passes aligned &&
+ * count == NV: a full tile and a 16-byte aligned input; the helper trusts it and does
+ * not test count): 16-byte vectors through registers, all loads issued before the
+ * first store to shared memory; otherwise value by value, 0 past the end. Ends with
+ * a barrier. */
 template <typename T>
 static __device__ __forceinline__ void load_tile(const T *in, size_t count, bool vectors, T *tile)
 {
@@ -122,17 +124,24 @@ static __device__ __forceinline__ void gather_kept(T *tile, const T (&v)[VT], ui
 }
 
 /* The kernel (Step 3.6), one tile per block, in this order:
- *   1. t = status.take_tile(); load_tile: the tile's items into shared memory;
+ *   1. t = status.take_tile(); load_tile(in + base, count, aligned && count == NV,
+ *      tile): the tile's items into shared memory;
  *   2. keep_flags: each thread's VT items, which it keeps, how many;
  *   3. rank = lab3_block_exclusive_scan of the counts (aggregate: the tile's
  *      count). Its barriers also end every thread's reads of tile[]: from here on
- *      the tile may be overwritten, and other tiles may overwrite our input;
+ *      the tile may be overwritten, and once thread 0 has published A (step 4)
+ *      later tiles may overwrite our input;
  *   4. warp 0: first = lab3_tile_lookback(status, t, aggregate, NULL), the kept
  *      items of all earlier tiles; thread 0 puts it in shared memory;
- *   5. gather_kept at the front of tile[]; barrier; the block writes tile[0 ..
- *      aggregate) to out[first ..], coalesced;
+ *   5. gather_kept at the front of tile[] (all threads: the other warps need not
+ *      wait for warp 0's look-back to gather); barrier; the block writes tile[0 ..
+ *      aggregate) to out[first ..], coalesced. That barrier also carries what warp
+ *      0 acquired in the look-back to every thread: no thread may store to out
+ *      before it;
  *   6. the last tile (base + count == n) stores first + aggregate in *d_count.
- * in may equal out (in place): no __restrict__, no read-only-cache (__ldg) loads. */
+ * Five barriers per tile: take_tile, end of load_tile, two in the block scan, after
+ * gather_kept. in may equal out (in place): no __restrict__, no read-only-cache
+ * (__ldg) loads. */
 template <typename T>
 __global__ void __launch_bounds__(NT) select_kernel(const T *in, T *out, size_t n, uint32_t keep_pct, bool aligned,
                                                     count_status status, unsigned long long *d_count)
@@ -171,7 +180,7 @@ __global__ void __launch_bounds__(NT) select_kernel(const T *in, T *out, size_t 
 template <typename T>
 static int select_if(const lab3_select_io *io, cudaStream_t stream)
 {
-    // BEGIN SOLUTION (Step 3.6): reset the COUNT statuses (count_status::reset: 8-byte entries for both item types), then one block of NT threads per tile
+    // BEGIN SOLUTION (Step 3.6): reset the COUNT statuses (count_status::reset: 8-byte entries for both item types); aligned = in is 16-byte aligned (the stores go item by item, out needs no alignment); one block of NT threads per tile
     size_t tiles = lab3_tile_count(io->n, tile_shape<T>::NV);
     if (int err = count_status::reset(io->ws, tiles, stream))
         return err;

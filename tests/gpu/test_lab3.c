@@ -13,9 +13,10 @@
 
 #define REPEATS 3
 
-/* Every tile size of lab3.h +-1 (so retuning a tile moves its tests), and for the
- * multi-pass scans the first sizes that need a second and a third level (NV^2 + 1:
- * the spine itself has more than one tile). */
+/* Every tile size of lab3.h +-1 (so retuning a tile moves its tests), and for each
+ * tile of the multi-pass scans the first size that needs a third level (NV^2 + 1:
+ * the spine itself has more than one tile; Steps 3.0, 3.1 and 3.2). Every variant
+ * runs every size. */
 #define AROUND(nv) (nv) - 1, (nv), (nv) + 1
 static size_t sizes[] = {
     KIT_TEST_SIZES,
@@ -24,6 +25,7 @@ static size_t sizes[] = {
     AROUND(LAB3_WARP_NT), /* Step 3.1 */
     LAB3_WARP_NT * LAB3_WARP_NT + 1,
     AROUND(LAB3_BLOCKED_NV), /* Steps 3.2-3.4 */
+    LAB3_BLOCKED_NV * LAB3_BLOCKED_NV + 1,
     AROUND(LAB3_TUNED_NV_I32), /* Step 3.5 */
     AROUND(LAB3_TUNED_NV_I64),
 };
