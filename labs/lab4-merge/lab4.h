@@ -58,7 +58,8 @@ const char *lab4_join_name(lab4_join_type t);
 /* The join refuses outputs of more rows than this (2^30 pairs = 8 GiB): the
  * output size is computed first and a bigger join is a clear error. */
 #define LAB4_JOIN_MAX_ROWS ((size_t)1 << 30)
-/* Returned by the join launcher when the output does not fit the capacity. */
+/* Returned by the join launcher when the output does not fit the capacity
+ * (lab4_io.join_capacity); *join_rows then still holds the true row count. */
 #define LAB4_ERR_JOIN_TOO_LARGE 100001
 
 /* The values of a key-value merge in the tests and the driver: each item's
@@ -107,14 +108,23 @@ typedef struct {
     size_t obj_count, out_count;
     int32_t *lbs_obj, *lbs_rank;
     /* LAB4_JOIN: rows (join_a[r], join_b[r]), -1 for the missing side, in the order
-     * of lab4_ref_join. join_capacity rows fit; *join_rows (host) gets the count. */
+     * of lab4_ref_join. join_capacity rows fit. *join_rows (host) gets the true row
+     * count on success AND when the launcher refuses the join with
+     * LAB4_ERR_JOIN_TOO_LARGE (count > join_capacity: nothing is written to join_a,
+     * join_b then); it stays 0 only when the tables are empty (or an error stops
+     * the launcher before the count is known). */
     lab4_join_type join;
     int32_t *join_a, *join_b;
     size_t join_capacity;
     size_t *join_rows;
     lab4_join_ws ws;
     /* Scratch: one Merge Path split per tile boundary (see LAB4_MIN_NV). A launcher
-     * checks that its tiles + 1 boundaries fit before it launches anything. */
+     * checks that its tiles + 1 boundaries fit before it launches anything, and
+     * returns KIT_CHECK(cudaErrorInvalidValue) when they do not:
+     *     if ((size_t)tiles + 1 > io->partition_capacity)
+     *         return KIT_CHECK(cudaErrorInvalidValue);
+     * (given in lab4_sorted_search_pass; write it in the merge and LBS launchers
+     * and before the join's expand). */
     int64_t *partitions;
     size_t partition_capacity;
     /* Optional (NULL: not recorded): events the join records on the launch stream,

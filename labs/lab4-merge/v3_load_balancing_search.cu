@@ -28,7 +28,7 @@ extern "C" int lab4_load_balancing_search(const lab4_io *io, cudaStream_t stream
 {
     if (io->out_count == 0)
         return 0; /* nothing to pair (objects may exist, all empty) */
-    // TODO(Step 4.3): LBS partitions over outputs + objects, then one block per tile (about 11 lines)
+    // TODO(Step 4.3): tiles = ceil((outputs + objects) / NV); return KIT_CHECK(cudaErrorInvalidValue) if tiles + 1 > io->partition_capacity; LBS partitions, then one block per tile (about 11 lines)
     (void)stream;
     return KIT_TODO;
 }

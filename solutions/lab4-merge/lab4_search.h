@@ -106,7 +106,8 @@ LAB4_HD int64_t lab4_lbs_path_search(int64_t first_out, int64_t out_count,
 }
 
 /* ---- tiles ---------------------------------------------------------------------
- * A partition kernel stores partitions[t] for every tile boundary t = 0 .. tiles:
+ * A partition kernel stores partitions[t] for every tile boundary t = 0 .. tiles
+ * (both ends included: tiles + 1 boundaries):
  * how many items of the first sequence (A; for the LBS: outputs) are among the
  * first lab4_tile_diag(t) items of the merged order. Tile t owns the merged
  * items [diag(t), diag(t + 1)) and, from each sequence, what lies between its two
@@ -158,7 +159,9 @@ LAB4_HD lab4_lbs_range lab4_lbs_tile_range(const int64_t *partitions, int64_t ti
 
 /* Serial merge of one thread's share of a tile in shared memory: keys[a..a_end)
  * and keys[b..b_end) are the rest of A's and B's intervals (both in the same
- * array, A's before B's, so b_end is the end of the filled part); emit `count`
+ * array, A's before B's, so b_end is the end of the filled part). a and b are
+ * both indices into keys: B's cursor starts at tile_a + (diag - a_split), not at
+ * diag - a_split (lab4_serial_search counts B's cursor differently). Emit `count`
  * (<= vt) items to out[0..count), A first on ties. The two head keys stay in
  * registers: one shared-memory load per item. The caller passes a compile-time
  * vt so the loop unrolls and out[] stays in registers; reads stay below b_end.
@@ -200,15 +203,20 @@ typedef struct {
 
 /* Serial sorted search, one thread's share of a tile: keys[0..a_count) hold the
  * tile's A items, keys[a_count..a_count + b_count) its B items; the thread starts
- * at A index a and B index b (both tile-local, from a merge path search) and
- * walks `count` (<= vt) steps of the merge.
+ * at A index a and B index b (both tile-local, from a merge path search:
+ * a = a_split, b = diag - a_split) and walks `count` (<= vt) steps of the merge.
+ * Unlike lab4_serial_merge, b counts the tile's B items: B item b has the key
+ * keys[a_count + b] and the result slot b_bound[b].
  *   upper = 0 (A first): an A item gets b_base + b, the number of B items < it
  *     (its lower bound in B); a B item gets a_base + a, the number of A items <= it
- *     (its upper bound in A). a_base, b_base: the tile's first global A and B index. Match flags: A item i matches
- *     if the next B item equals it, B item j if the previous A item equals it.
+ *     (its upper bound in A). a_base, b_base: the tile's first global A and B
+ *     index. Match flags: A item i matches if the next B item equals it, B item
+ *     j if the previous A item equals it (at the tile's edges: the halo).
  *   upper = 1 (B first): an A item gets the number of B items <= it (upper bound),
  *     a B item the number of A items < it; no flags (pass NULL).
- * Results go to tile-local slots a_bound[a], b_bound[b], a_match[a], b_match[b]. */
+ * Results go to tile-local slots a_bound[a], b_bound[b], a_match[a], b_match[b]:
+ * a_bound and b_bound are always written (never NULL: pass shared scratch, e.g.
+ * bound_s and bound_s + a_count); a_match and b_match may be NULL (not written). */
 LAB4_HD void lab4_serial_search(const int32_t *keys, int a_count, int b_count, int a, int b,
                                 int count, int vt, int upper, int64_t a_base, int64_t b_base,
                                 lab4_halo halo, int32_t *a_bound, int32_t *b_bound,
@@ -260,12 +268,14 @@ LAB4_HD void lab4_serial_search(const int32_t *keys, int a_count, int b_count, i
  * walks `count` (<= vt) steps: when object o starts at or before output k
  * (offsets[o] <= k) the cursor passes it, otherwise output k belongs to object
  * o - 1: obj[k - out_begin] = o - 1. That object may be obj_begin - 1 (the
- * tile's first outputs continue an object that started before the tile). */
+ * tile's first outputs continue an object that started before the tile). Only
+ * objects o < obj_end are in the tile: once o == obj_end every remaining step
+ * emits (never read tile_offsets[obj_end - obj_begin], it was not staged). */
 LAB4_HD void lab4_serial_lbs(const int64_t *tile_offsets, int64_t obj_begin, int64_t obj_end,
                              int64_t out_begin, int64_t k, int64_t o, int count, int vt,
                              int32_t *obj)
 {
-    // BEGIN SOLUTION (Step 4.3): pass object starts that are <= k, else emit output k for object o - 1
+    // BEGIN SOLUTION (Step 4.3): pass object o if o < obj_end and it starts at or before k, else emit output k for object o - 1
     LAB4_UNROLL
     for (int i = 0; i < vt; i++) {
         if (i < count) {
@@ -297,9 +307,10 @@ LAB4_HD int64_t lab4_join_count(int is_a_row, int64_t matches, int b_matched, in
     // END SOLUTION
 }
 
-/* Output row number `rank` of object obj: an A row with matches pairs with B row
- * first_b + rank (first_b = its first match), an A row without with -1, a B row
- * (obj >= a_count) is (-1, obj - a_count). */
+/* Output row number `rank` of object obj: an A row (obj < a_count) with matches
+ * pairs with B row first_b + rank (first_b = its first match), an A row without
+ * (first_b = -1) with -1; a B row (obj >= a_count) is (-1, obj - a_count), whatever
+ * first_b is. */
 LAB4_HD void lab4_join_row(int64_t obj, int64_t rank, int64_t a_count, int32_t first_b,
                            int32_t *a_index, int32_t *b_index)
 {

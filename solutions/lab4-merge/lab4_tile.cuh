@@ -17,7 +17,9 @@
 
 /* Tile boundaries of a merge of A and B: partitions[t] = how many A items are in
  * the first lab4_tile_diag(t) = min(t * nv, a_count + b_count) merged items,
- * t = 0 .. tiles (lab4_merge_tile_range turns two of them into a tile's intervals). */
+ * for t = 0 .. tiles, both ends included (tiles + 1 threads do work; the launcher
+ * rounds the grid up, so threads with t > tiles return). lab4_merge_tile_range
+ * turns two of them into a tile's intervals. */
 static __global__ void lab4_merge_partitions(const int32_t *a, int64_t a_count, const int32_t *b,
                                              int64_t b_count, int64_t nv, int b_first,
                                              int64_t tiles, int64_t *partitions)
@@ -93,13 +95,23 @@ __device__ __forceinline__ void lab4_store_tile(const T *values, int count, T *_
 }
 
 /* The load-balancing search of one tile (all NT threads must call it).
- * In: offsets (obj_count + 1 entries, global), the tile's range r.
+ * In: offsets (obj_count + 1 entries, global), the tile's range r. The tile has
+ * tile_objs = obj_end - obj_begin objects and tile_n = (out_end - out_begin) +
+ * tile_objs items (outputs + objects).
  * Out (shared):
- *   off_s[i] = offsets[r.obj_begin - 1 + i] for i = 0 .. obj_end - obj_begin:
- *     one offset in front of the tile's own objects (0 when obj_begin == 0),
- *     because the tile's first outputs may belong to object obj_begin - 1;
- *     lab4_serial_lbs indexes offsets from obj_begin, so it gets off_s + 1;
+ *   off_s[i] = offsets[r.obj_begin - 1 + i] for i = 0, 1, ..., tile_objs (both
+ *     ends included: tile_objs + 1 entries): one offset in front of the tile's own
+ *     objects (0 when obj_begin == 0), because the tile's first outputs may belong
+ *     to object obj_begin - 1; lab4_serial_lbs indexes offsets from obj_begin, so
+ *     it gets off_s + 1;
  *   obj_s[k - out_begin] = the object of output k, for every output of the tile.
+ * Each thread t, after a barrier (off_s must be complete):
+ *   diag = min(t * VT, tile_n);
+ *   x = lab4_lbs_path_search(out_begin, out_end - out_begin, off_s + 1, tile_objs, diag)
+ *     (x = how many of the tile's first diag items are outputs: the same search
+ *     as the partition kernel's, inside the tile, with global output numbers);
+ *   lab4_serial_lbs from output k = out_begin + x and object o = obj_begin + diag - x,
+ *     count = min(VT, tile_n - diag) steps, writing obj_s.
  * The slot of object o in anything staged this way is o - obj_begin + 1 (slot 0
  * for obj_begin - 1): the rank of output k is k - off_s[obj_s[k - out_begin] -
  * obj_begin + 1], and a caller staging per-object data (the join's first_b) must
@@ -109,20 +121,24 @@ template <int NT, int VT>
 __device__ void lab4_tile_lbs(const int64_t *__restrict__ offsets, lab4_lbs_range r,
                               int64_t *off_s, int32_t *obj_s)
 {
-    // BEGIN SOLUTION (Step 4.3): load the tile's offsets (with the one before), search each thread's diagonal, walk VT steps
     int tile_objs = (int)(r.obj_end - r.obj_begin);
     int tile_n = (int)(r.out_end - r.out_begin) + tile_objs;
+    // BEGIN SOLUTION (Step 4.3): off_s[i] = offsets[obj_begin - 1 + i] for i = 0 .. tile_objs inclusive (0 for object -1), then a barrier
     for (int i = threadIdx.x; i <= tile_objs; i += NT) {
         int64_t j = r.obj_begin - 1 + i;
         off_s[i] = j >= 0 ? offsets[j] : 0;
     }
     __syncthreads();
+    // STUB: (void)offsets; (void)off_s;
+    // END SOLUTION
+    // BEGIN SOLUTION (Step 4.3): this thread's diagonal, lab4_lbs_path_search in the tile, lab4_serial_lbs into obj_s (see above), then a barrier
     int diag = min((int)threadIdx.x * VT, tile_n);
     int64_t out_split = lab4_lbs_path_search(r.out_begin, r.out_end - r.out_begin, off_s + 1,
                                              tile_objs, diag);
     lab4_serial_lbs(off_s + 1, r.obj_begin, r.obj_end, r.out_begin, r.out_begin + out_split,
                     r.obj_begin + diag - out_split, min(VT, tile_n - diag), VT, obj_s);
     __syncthreads();
+    // STUB: (void)tile_n; (void)obj_s;
     // END SOLUTION
 }
 

@@ -43,7 +43,7 @@ extern "C" int lab4_load_balancing_search(const lab4_io *io, cudaStream_t stream
 {
     if (io->out_count == 0)
         return 0; /* nothing to pair (objects may exist, all empty) */
-    // BEGIN SOLUTION (Step 4.3): LBS partitions over outputs + objects, then one block per tile
+    // BEGIN SOLUTION (Step 4.3): tiles = ceil((outputs + objects) / NV); return KIT_CHECK(cudaErrorInvalidValue) if tiles + 1 > io->partition_capacity; LBS partitions, then one block per tile
     int64_t objs = (int64_t)io->obj_count, outs = (int64_t)io->out_count;
     int64_t tiles = (int64_t)kit_div_up((size_t)(outs + objs), NV);
     if ((size_t)tiles + 1 > io->partition_capacity)

@@ -3,7 +3,9 @@
  * each tiled kernel (partition kernel, tile ranges, per-thread search, serial
  * loop, exactly as the kernels call them) against the reference, at tile sizes
  * small enough that every edge case spans many tiles and at the lab's own tile
- * shapes (lab4.h). No GPU needed. */
+ * shapes (lab4.h). No GPU needed. A failure names the step and the helper.
+ * Each test's name says its step, for one --filter per step (the lab's README,
+ * "How to check"): 4.1 merge*, 4.2 sorted_search*, 4.3 lbs*, 4.4 *join*. */
 #include "kit_test.h"
 #include "lab4.h"
 #include "lab4_search.h"
@@ -98,7 +100,8 @@ Test(lab4_search, merge_path_search_every_diagonal_both_tie_rules)
             for (int64_t d = 0; d <= na + nb; d++)
                 cr_assert(eq(i64, lab4_merge_path_search(a, na, b, nb, d, b_first),
                              brute_split(a, na, b, nb, d, b_first)),
-                          "shape %zu (|A|=%lld |B|=%lld) diag %lld b_first %d", s, (long long)na,
+                          "step 4.1, lab4_merge_path_search: shape %zu (|A|=%lld |B|=%lld) diag %lld b_first %d",
+                          s, (long long)na,
                           (long long)nb, (long long)d, b_first);
         free(a);
         free(b);
@@ -111,8 +114,10 @@ Test(lab4_search, merge_path_search_ties)
 {
     int32_t a[5] = { 7, 7, 7, 7, 7 }, b[3] = { 7, 7, 7 };
     for (int64_t d = 0; d <= 8; d++) {
-        cr_assert(eq(i64, lab4_merge_path_search(a, 5, b, 3, d, 0), d < 5 ? d : 5));
-        cr_assert(eq(i64, lab4_merge_path_search(a, 5, b, 3, d, 1), d > 3 ? d - 3 : 0));
+        cr_assert(eq(i64, lab4_merge_path_search(a, 5, b, 3, d, 0), d < 5 ? d : 5),
+                  "step 4.1, lab4_merge_path_search: all keys equal, A first, diag %lld", (long long)d);
+        cr_assert(eq(i64, lab4_merge_path_search(a, 5, b, 3, d, 1), d > 3 ? d - 3 : 0),
+                  "step 4.1, lab4_merge_path_search: all keys equal, B first, diag %lld", (long long)d);
     }
 }
 
@@ -130,7 +135,8 @@ Test(lab4_search, lbs_path_search_every_diagonal)
             else
                 k++;
         }
-        cr_assert(eq(i64, lab4_lbs_path_search(0, outs, off, objs, d), k), "diag %lld", (long long)d);
+        cr_assert(eq(i64, lab4_lbs_path_search(0, outs, off, objs, d), k),
+                  "step 4.3, lab4_lbs_path_search: offsets 0 0 3 3 3 8 9 9, diag %lld", (long long)d);
     }
 }
 
@@ -179,12 +185,14 @@ static void emulate_merge(const int32_t *a, const int32_t *a_vals, int64_t na, c
             for (int i = 0; i < count; i++) {
                 out[t * nv + diag + i] = reg[i];
                 if (out_vals) {
-                    cr_assert(src[i] >= 0 && src[i] < tile_n, "source index %d outside the tile", src[i]);
+                    cr_assert(src[i] >= 0 && src[i] < tile_n,
+                              "step 4.1, lab4_serial_merge: source index %d outside the tile", src[i]);
                     out_vals[t * nv + diag + i] = vals[src[i]];
                 }
             }
             for (int i = count; i < vt; i++)
-                cr_assert(reg[i] == 0x7eadbeef && src[i] == 0x7eadbeef, "serial merge wrote past count");
+                cr_assert(reg[i] == 0x7eadbeef && src[i] == 0x7eadbeef,
+                          "step 4.1, lab4_serial_merge: wrote out[%d] or src[%d] past count %d", i, i, count);
         }
     }
     free(part);
@@ -237,12 +245,14 @@ Test(lab4_emulate, merge_path_kernel_equals_reference_keys_and_pairs)
             memset(got, 0xA5, (c.n + 1) * 4);
             emulate_merge(c.a, NULL, (int64_t)c.na, c.b, NULL, (int64_t)c.nb, nt, vt, got, NULL);
             cr_assert(eq(int, kit_compare_i32(got, c.ref, c.n, msg, sizeof msg), 0),
+                      "step 4.1 (merge-path emulation: lab4_merge_path_search + lab4_serial_merge), "
                       "keys, shape %zu, NT=%d VT=%d: %s", s, nt, vt, msg);
             memset(got, 0xA5, (c.n + 1) * 4);
             memset(got_vals, 0xA5, (c.n + 1) * 4);
             emulate_merge(c.a, c.vals, (int64_t)c.na, c.b, c.vals + c.na, (int64_t)c.nb, nt, vt, got, got_vals);
             cr_assert(eq(int, lab4_compare_origins(got, got_vals, c.ref, c.ref_vals, c.n, msg, sizeof msg), 0),
-                      "pairs, shape %zu, NT=%d VT=%d: %s", s, nt, vt, msg);
+                      "step 4.1 (merge-path emulation, src of lab4_serial_merge), pairs, shape %zu, "
+                      "NT=%d VT=%d: %s", s, nt, vt, msg);
         }
         free(got);
         free(got_vals);
@@ -326,14 +336,21 @@ Test(lab4_search, merge_tile_ranges_cover_the_inputs)
                 int64_t a_next = 0, b_next = 0;
                 for (int64_t k = 0; k < ntiles; k++) {
                     lab4_merge_range r = lab4_merge_tile_range(part, k, nv, na, nb);
-                    cr_assert(r.a_begin == a_next && r.b_begin == b_next, "shape %zu tile %lld starts where the last ended", s, (long long)k);
-                    cr_assert(r.a_end >= r.a_begin && r.b_end >= r.b_begin);
+                    cr_assert(r.a_begin == a_next && r.b_begin == b_next,
+                              "step 4.1, partitions from lab4_merge_path_search: shape %zu tile %lld starts "
+                              "where the last ended", s, (long long)k);
+                    cr_assert(r.a_end >= r.a_begin && r.b_end >= r.b_begin,
+                              "step 4.1, partitions from lab4_merge_path_search: shape %zu tile %lld", s,
+                              (long long)k);
                     int64_t items = (r.a_end - r.a_begin) + (r.b_end - r.b_begin);
-                    cr_assert(eq(i64, items, k + 1 < ntiles ? nv : na + nb - k * nv), "shape %zu tile %lld", s, (long long)k);
+                    cr_assert(eq(i64, items, k + 1 < ntiles ? nv : na + nb - k * nv),
+                              "step 4.1, partitions from lab4_merge_path_search: shape %zu tile %lld size", s,
+                              (long long)k);
                     a_next = r.a_end;
                     b_next = r.b_end;
                 }
-                cr_assert(a_next == na && b_next == nb, "shape %zu: the tiles cover A and B", s);
+                cr_assert(a_next == na && b_next == nb,
+                          "step 4.1, partitions from lab4_merge_path_search: shape %zu: the tiles cover A and B", s);
                 free(part);
             }
         free(a);
@@ -403,21 +420,21 @@ Test(lab4_emulate, sorted_search_kernel_equals_reference)
             memset(gmb, 0xA5, nb + 1);
             emulate_search(a, (int64_t)na, b, (int64_t)nb, nt, vt, 0, ga, gb, gma, gmb);
             for (size_t i = 0; i < na; i++) {
-                cr_assert(eq(i32, ga[i], ra[i]), "shape %zu NT=%d VT=%d: lower bound of a[%zu]", s, nt, vt, i);
-                cr_assert(eq(u8, gma[i], rma[i]), "shape %zu NT=%d VT=%d: a_match[%zu]", s, nt, vt, i);
+                cr_assert(eq(i32, ga[i], ra[i]), "step 4.2, lab4_serial_search (upper = 0): shape %zu NT=%d VT=%d: lower bound of a[%zu]", s, nt, vt, i);
+                cr_assert(eq(u8, gma[i], rma[i]), "step 4.2, lab4_serial_search (upper = 0): shape %zu NT=%d VT=%d: a_match[%zu]", s, nt, vt, i);
             }
             for (size_t j = 0; j < nb; j++) {
-                cr_assert(eq(i32, gb[j], rb[j]), "shape %zu NT=%d VT=%d: upper bound of b[%zu]", s, nt, vt, j);
-                cr_assert(eq(u8, gmb[j], rmb[j]), "shape %zu NT=%d VT=%d: b_match[%zu]", s, nt, vt, j);
+                cr_assert(eq(i32, gb[j], rb[j]), "step 4.2, lab4_serial_search (upper = 0): shape %zu NT=%d VT=%d: upper bound of b[%zu]", s, nt, vt, j);
+                cr_assert(eq(u8, gmb[j], rmb[j]), "step 4.2, lab4_serial_search (upper = 0): shape %zu NT=%d VT=%d: b_match[%zu]", s, nt, vt, j);
             }
             /* B first: upper bounds of A in B, lower bounds of B in A */
             emulate_search(a, (int64_t)na, b, (int64_t)nb, nt, vt, 1, ga, gb, NULL, NULL);
             for (size_t i = 0; i < na; i++)
                 cr_assert(eq(i64, (int64_t)ga[i], lab4_upper_bound(b, (int64_t)nb, a[i])),
-                          "shape %zu NT=%d VT=%d: upper bound of a[%zu]", s, nt, vt, i);
+                          "step 4.2, lab4_serial_search (upper = 1): shape %zu NT=%d VT=%d: upper bound of a[%zu]", s, nt, vt, i);
             for (size_t j = 0; j < nb; j++)
                 cr_assert(eq(i64, (int64_t)gb[j], lab4_lower_bound(a, (int64_t)na, b[j])),
-                          "shape %zu NT=%d VT=%d: lower bound of b[%zu]", s, nt, vt, j);
+                          "step 4.2, lab4_serial_search (upper = 1): shape %zu NT=%d VT=%d: lower bound of b[%zu]", s, nt, vt, j);
         }
         free(a); free(b); free(ra); free(rb); free(ga); free(gb);
         free(rma); free(rmb); free(gma); free(gmb);
@@ -458,7 +475,9 @@ static void emulate_lbs(const int64_t *offsets, int64_t objs, int nt, int vt, in
         }
         for (int64_t k = out_begin; k < out_end; k++) {
             int32_t o = obj_s[k - out_begin];
-            cr_assert(o >= obj_begin - 1 && o < obj_end, "object %d outside the tile", o);
+            cr_assert(o >= obj_begin - 1 && o < obj_end,
+                      "step 4.3, lab4_serial_lbs: output %lld got object %d, outside the tile's %lld .. %lld",
+                      (long long)k, o, (long long)(obj_begin - 1), (long long)(obj_end - 1));
             obj[k] = o;
             rank[k] = (int32_t)(k - off_s[o - obj_begin + 1]);
         }
@@ -483,16 +502,21 @@ Test(lab4_search, lbs_tile_ranges_cover_outputs_and_objects)
         int64_t out_next = 0, obj_next = 0;
         for (int64_t k = 0; k < ntiles; k++) {
             lab4_lbs_range r = lab4_lbs_tile_range(part, k, nv, outs, OBJS);
-            cr_assert(r.out_begin == out_next && r.obj_begin == obj_next, "tile %lld", (long long)k);
+            cr_assert(r.out_begin == out_next && r.obj_begin == obj_next,
+                      "step 4.3, partitions from lab4_lbs_path_search: tile %lld starts where the last ended",
+                      (long long)k);
             int64_t items = (r.out_end - r.out_begin) + (r.obj_end - r.obj_begin);
-            cr_assert(eq(i64, items, k + 1 < ntiles ? nv : outs + OBJS - k * nv), "tile %lld", (long long)k);
+            cr_assert(eq(i64, items, k + 1 < ntiles ? nv : outs + OBJS - k * nv),
+                      "step 4.3, partitions from lab4_lbs_path_search: tile %lld size", (long long)k);
             /* the tile's first output belongs to an object that started at or before it */
             if (r.out_end > r.out_begin)
-                cr_assert(r.obj_begin == 0 || off[r.obj_begin - 1] <= r.out_begin);
+                cr_assert(r.obj_begin == 0 || off[r.obj_begin - 1] <= r.out_begin,
+                          "step 4.3, partitions from lab4_lbs_path_search: tile %lld", (long long)k);
             out_next = r.out_end;
             obj_next = r.obj_end;
         }
-        cr_assert(out_next == outs && obj_next == OBJS);
+        cr_assert(out_next == outs && obj_next == OBJS,
+                  "step 4.3, partitions from lab4_lbs_path_search: the tiles cover outputs and objects");
         free(part);
     }
 }
@@ -508,15 +532,15 @@ static void check_lbs(const int64_t *offsets, int64_t objs, const char *what)
         memset(gr, 0xA5, (size_t)(outs + 1) * 4);
         emulate_lbs(offsets, objs, tiles[t][0], tiles[t][1], go, gr);
         char msg[256];
-        cr_assert(eq(int, kit_compare_i32(go, ro, (size_t)outs, msg, sizeof msg), 0), "%s NT=%d VT=%d objects: %s",
+        cr_assert(eq(int, kit_compare_i32(go, ro, (size_t)outs, msg, sizeof msg), 0), "step 4.3 (LBS emulation: lab4_lbs_path_search + lab4_serial_lbs), %s NT=%d VT=%d objects: %s",
                   what, tiles[t][0], tiles[t][1], msg);
-        cr_assert(eq(int, kit_compare_i32(gr, rr, (size_t)outs, msg, sizeof msg), 0), "%s NT=%d VT=%d ranks: %s",
+        cr_assert(eq(int, kit_compare_i32(gr, rr, (size_t)outs, msg, sizeof msg), 0), "step 4.3 (LBS emulation: lab4_lbs_path_search + lab4_serial_lbs), %s NT=%d VT=%d ranks: %s",
                   what, tiles[t][0], tiles[t][1], msg);
     }
     free(ro); free(rr); free(go); free(gr);
 }
 
-Test(lab4_emulate, load_balancing_search_equals_reference)
+Test(lab4_emulate, lbs_kernel_equals_reference)
 {
     enum { OBJS = 300 };
     int64_t off[OBJS + 1];
@@ -543,9 +567,10 @@ Test(lab4_emulate, load_balancing_search_equals_reference)
     check_lbs(empty_last, 3, "empty last object");
 }
 
-/* The join on the host: bounds, counts (lab4_join_count), a scan, the LBS
- * emulation and lab4_join_row, as v4 composes them. Returns the row count and
- * writes at most cap rows. */
+/* The join on the host: bounds, counts (lab4_join_count) and first_b (lower[i],
+ * or -1 without matches), a scan, the LBS emulation and lab4_join_row, as v4
+ * composes them; B rows get first_b = -1, as join_expand stages them. Returns
+ * the row count and writes at most cap rows. */
 static size_t emulate_join(const int32_t *a, size_t na, const int32_t *b, size_t nb, lab4_join_type type,
                            int nt, int vt, int32_t *out_a, int32_t *out_b, size_t cap)
 {
@@ -664,11 +689,12 @@ Test(lab4_join_seed, reference_and_emulation_reproduce_the_seed_table)
             memset(ga, 0xA5, sizeof ga);
             memset(gb, 0xA5, sizeof gb);
             size_t rows = emulate_join(a, 16, b, 14, t, tiles[tl][0], tiles[tl][1], ga, gb, 32);
-            cr_assert(eq(sz, rows, n));
+            cr_assert(eq(sz, rows, n), "step 4.4 (join emulation, lab4_join_count): %s join, NT=%d VT=%d: rows",
+                      lab4_join_name(t), tiles[tl][0], tiles[tl][1]);
             for (size_t r = 0; r < n; r++) {
-                cr_assert(eq(i32, ga[r], ea[r]), "%s join, emulation NT=%d VT=%d, row %zu: a_index",
+                cr_assert(eq(i32, ga[r], ea[r]), "step 4.4 (join emulation): %s join, NT=%d VT=%d, row %zu: a_index",
                           lab4_join_name(t), tiles[tl][0], tiles[tl][1], r);
-                cr_assert(eq(i32, gb[r], eb[r]), "%s join, emulation NT=%d VT=%d, row %zu: b_index",
+                cr_assert(eq(i32, gb[r], eb[r]), "step 4.4 (join emulation): %s join, NT=%d VT=%d, row %zu: b_index",
                           lab4_join_name(t), tiles[tl][0], tiles[tl][1], r);
             }
         }
@@ -693,11 +719,11 @@ Test(lab4_join_seed, inner_join_slide_bounds_counts_and_scan)
     emulate_search(a, 9, b, 9, 2, 3, 1, upper, b_up, NULL, NULL);
     int64_t scan = 0;
     for (int i = 0; i < 9; i++) {
-        cr_assert(eq(i32, lower[i], seed_lb[i]), "LB[%d]", i);
-        cr_assert(eq(i32, upper[i], seed_ub[i]), "UB[%d]", i);
+        cr_assert(eq(i32, lower[i], seed_lb[i]), "steps 4.1-4.2 (sorted-search emulation): LB[%d]", i);
+        cr_assert(eq(i32, upper[i], seed_ub[i]), "steps 4.1-4.2 (sorted-search emulation, upper = 1): UB[%d]", i);
         int64_t c = lab4_join_count(1, upper[i] - lower[i], 0, 0, 0);
-        cr_assert(eq(i64, c, seed_counts[i]), "COUNTS[%d]", i);
-        cr_assert(eq(i64, scan, seed_scan[i]), "SCAN[%d]", i);
+        cr_assert(eq(i64, c, seed_counts[i]), "step 4.4, lab4_join_count: COUNTS[%d]", i);
+        cr_assert(eq(i64, scan, seed_scan[i]), "step 4.4, lab4_join_count: SCAN[%d]", i);
         scan += c;
     }
     cr_assert(eq(i64, scan, seed_scan[9]));
@@ -725,11 +751,12 @@ Test(lab4_emulate, join_equals_hash_join_reference)
                 lab4_ref_join(a, na, b, nb, t, ra, rb, rows);
                 for (size_t tl = 0; tl < NTILES; tl += 2) {
                     size_t got = emulate_join(a, na, b, nb, t, tiles[tl][0], tiles[tl][1], ga, gb, rows);
-                    cr_assert(eq(sz, got, rows), "shape %zu dups %d %s", s, dups_levels[d], lab4_join_name(t));
+                    cr_assert(eq(sz, got, rows), "step 4.4 (join emulation): shape %zu dups %d %s: rows", s,
+                              dups_levels[d], lab4_join_name(t));
                     char msg[256];
-                    cr_assert(eq(int, kit_compare_i32(ga, ra, rows, msg, sizeof msg), 0), "shape %zu dups %d %s a: %s",
+                    cr_assert(eq(int, kit_compare_i32(ga, ra, rows, msg, sizeof msg), 0), "step 4.4 (join emulation): shape %zu dups %d %s a: %s",
                               s, dups_levels[d], lab4_join_name(t), msg);
-                    cr_assert(eq(int, kit_compare_i32(gb, rb, rows, msg, sizeof msg), 0), "shape %zu dups %d %s b: %s",
+                    cr_assert(eq(int, kit_compare_i32(gb, rb, rows, msg, sizeof msg), 0), "step 4.4 (join emulation): shape %zu dups %d %s b: %s",
                               s, dups_levels[d], lab4_join_name(t), msg);
                 }
                 free(ra); free(rb); free(ga); free(gb);

@@ -384,8 +384,11 @@ Test(lab4_v4, output_larger_than_capacity_is_a_clean_error)
     int r = lab4_join(io, 0);
     if (r == KIT_TODO)
         cr_fail("Step 4.4 (join) is not implemented yet (TODO)");
-    cr_assert(eq(int, r, LAB4_ERR_JOIN_TOO_LARGE));
-    cr_assert(eq(sz, *io->join_rows, (size_t)N * N));
+    cr_assert(eq(int, r, LAB4_ERR_JOIN_TOO_LARGE),
+              "Step 4.4: a join of %d rows with join_capacity 1000 must return LAB4_ERR_JOIN_TOO_LARGE",
+              N * N);
+    cr_assert(eq(sz, *io->join_rows, (size_t)N * N),
+              "Step 4.4: on LAB4_ERR_JOIN_TOO_LARGE, *join_rows holds the true row count (lab4.h)");
     cr_assert(eq(int, (int)cudaDeviceSynchronize(), 0), "the context must survive");
     io->join_capacity = capacity;
     kit_test_expect_pass(lab4_problem_case(p, 4), lab4_variants[4].info.step, "after the refused run");
