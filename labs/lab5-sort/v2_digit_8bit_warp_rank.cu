@@ -10,8 +10,9 @@
  *   - a pass over the rows (thread t takes digit t) turns the counts into where
  *     each warp's keys of each digit start in the sorted tile: the digit's start
  *     (a scan over the 256 tile counts) plus the counts of earlier warps;
- *   - then, item by item, __match_any_sync(mask, digit) gives every lane the
- *     lanes holding the same digit (its peers). A key's rank is the warp's
+ *   - then, item by item, lab5_digit_peers(digit) gives every lane the lanes
+ *     holding the same digit (its peers: 8 ballots, one per digit bit; faster
+ *     than __match_any_sync on an H100, see lab5_rank.cuh). A key's rank is the warp's
  *     counter for its digit plus the number of peers in lower lanes; the highest
  *     peer advances the counter by the number of peers. Stable: earlier items
  *     and lower lanes are earlier keys.

@@ -21,7 +21,7 @@
  * tickets, which belong to blocks that are already running.
  *
  * Tuned for throughput: 8-bit digits (4 passes), big tiles (384 threads x 20 keys,
- * 16 with values), keys in registers, ranking by warp match with per-warp
+ * 16 with values), keys in registers, ranking by warp votes with per-warp
  * counters (lab5_rank.cuh), counts published before the ranking so successors
  * rarely wait, values loaded together with the keys (both are in flight at
  * once), persistent blocks (as many as fit, each taking tiles from the ticket
