@@ -1,6 +1,7 @@
 /* CPU suite for the grader's scoring (tools/tap.awk + tools/grade.awk): a skipped test is "not run",
  * never a pass; a suite whose tests were all skipped does not score 100%. */
 #include "kit_test.h"
+#include "tool_run.h"
 
 /* Score a TAP text as `make grade LAB=9` would; returns the grader's output. */
 static char *score(const char *tap)
@@ -68,4 +69,38 @@ Test(grade, tests_left_out_by_a_filter_are_ignored)
     cr_assert(strstr(out, "lab9_v2") == NULL, "%s", out);
     cr_assert(strstr(out, "not run") == NULL, "%s", out);
     cr_assert(strstr(out, "total        1/1   100.0%") != NULL, "%s", out);
+}
+
+/* tools/grade.sh on a stand-in suite (tests/cpu/fixtures/fake_suite.sh): without a GPU
+ * every format refuses with exit status 2, so that no report of skips can be imported
+ * as a pass; with the tests run, the machine-readable report comes out whole. */
+static char *grade_fake(const char *suite, const char *format, int *status)
+{
+    return tool_run(status, "cd %s && FAKE_SUITE=%s SPEED_REFERENCE= bash tools/grade.sh tests/cpu/fixtures/fake_suite.sh 9 %s",
+                    kit_test_root(), suite, format);
+}
+
+Test(grade, without_a_gpu_every_format_refuses)
+{
+    const char *formats[] = { "score", "tap", "json", "xml" };
+    for (int i = 0; i < 4; i++) {
+        int status;
+        char *out = grade_fake("nogpu", formats[i], &status);
+        cr_expect(eq(int, status, 2), "%s: %s", formats[i], out);
+        cr_expect(strstr(out, "lab 9 needs a GPU to be graded") != NULL, "%s: %s", formats[i], out);
+        cr_expect(strstr(out, "\"skipped\"") == NULL && strstr(out, "<testsuites") == NULL &&
+                      strstr(out, "# SKIP") == NULL,
+                  "%s: a report of skips came out: %s", formats[i], out);
+    }
+}
+
+Test(grade, with_the_tests_run_the_report_comes_out)
+{
+    int status;
+    char *out = grade_fake("ran", "json", &status);
+    cr_expect(eq(int, status, 0), "%s", out);
+    cr_expect(strstr(out, "\"passed\": 2,") != NULL, "%s", out);
+    out = grade_fake("ran", "tap", &status);
+    cr_expect(eq(int, status, 0), "%s", out);
+    cr_expect(strstr(out, "ok - lab9_v1::huge") != NULL, "%s", out);
 }
