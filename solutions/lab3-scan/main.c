@@ -14,7 +14,7 @@ static const kit_flag lab3_flags[] = {
     { "--type", KIT_FLAG_STRING, "T", "element type: i32, i64 or all (default i32)", &type_arg, 0, 0 },
     { "--scan", KIT_FLAG_STRING, "K", "inclusive, exclusive or all (default exclusive)", &scan_arg, 0, 0 },
     { "--op", KIT_FLAG_STRING, "OP",
-      "scan (the variants and cub, default) or compact (select-if and cub-select; --variant and --scan are ignored)",
+      "scan (the variants and cub, default) or compact (select-if and cub-select; no --variant, --scan is ignored)",
       &op_arg, 0, 0 },
     { "--keep", KIT_FLAG_INT, "PCT", "compaction: percent of items kept (default 50, 0..100)", &keep_pct, 0, 100 },
     { "--stats", KIT_FLAG_SWITCH, NULL,
@@ -76,6 +76,8 @@ int main(int argc, char **argv)
     int compact = !strcmp(op_arg, "compact");
     if (!compact && strcmp(op_arg, "scan"))
         kit_usage_error(&lab3, "--op must be scan or compact, got '%s'", op_arg);
+    if (compact && strcmp(opt.variant, "all"))
+        kit_usage_error(&lab3, "--op compact runs select-if and cub-select, not the scan variants: leave out --variant");
 
     kit_report rep;
     cudaStream_t stream = kit_begin(&opt, &rep);
