@@ -20,7 +20,12 @@ BUILD := build
 # build/last-arch changes when ARCH does: every CUDA object and binary depends on
 # it, so switching ARCH rebuilds them instead of mixing machine code.
 ARCH_STAMP := build/last-arch
+# Goals that compile nothing leave it alone (make help on a machine without a GPU
+# must not turn the next build into an sm_75 one).
+NO_BUILD_GOALS := help deps labs check-labs plots site site-test clean
+ifneq ($(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
 $(shell mkdir -p build; [ "$$(cat $(ARCH_STAMP) 2>/dev/null)" = "$(ARCH)" ] || echo "$(ARCH)" > $(ARCH_STAMP))
+endif
 COMMON_CFLAGS := -O2 -Wall -Wextra -fopenmp -Icommon
 CFLAGS_KIT := -std=c11 -D_GNU_SOURCE $(COMMON_CFLAGS) -I$(CUDA_HOME)/include -MMD -MP
 NVFLAGS := -O3 -std=c++17 -arch=$(ARCH) -lineinfo -Icommon -Xcompiler -Wall,-Wextra -MMD -MP
@@ -117,7 +122,7 @@ help:
 	@echo "  make site-test       open every page of site/ in headless Chromium: links, images, console"
 	@echo "                       (part of make test when Chromium is installed; SITE_TEST=0 leaves it out)"
 	@echo "  make clean           remove build outputs"
-	@echo "Variables: ARCH=sm_90 (default native), NVCC=path, LAB=N, GRADE_FORMAT=tap|json|xml,"
+	@echo "Variables: ARCH=sm_90 (default native; sm_75 without a GPU), NVCC=path, LAB=N, GRADE_FORMAT=tap|json|xml,"
 	@echo "           SPEED_RUNS=3 (alternating timed runs per side), REF_ARCH (make dist), SITE_TEST=0,"
 	@echo "           NCCL_HOME=path (where NCCL is; lab6 only, NCCL_HOME=none builds without it)"
 	@echo "lab6 (several GPUs, NCCL): $(if $(HAVE_NCCL),NCCL found ($(NCCL_LIB)),NCCL not found: lab6 is left out; 'make lab6' says how to get it)"

@@ -62,6 +62,14 @@ else
     echo "      pip install nvidia-nccl-cu13 and make NCCL_HOME=<site-packages>/nvidia/nccl, or"
     echo "      make NCCL_HOME=/path/to/nccl (a folder holding include/nccl.h and lib/libnccl.so)"
 fi
+# The tools the sheets' questions use, from the CUDA toolkit (next to nvcc or on PATH);
+# a minimal install may lack them: say which, without failing.
+bindir=$(dirname "$(command -v "$nvcc" || echo "$nvcc")")
+declare -A used_by=([cuobjdump]="the sheets' SASS questions" [compute-sanitizer]="make sanitize" [ncu]="make profile")
+for tool in cuobjdump compute-sanitizer ncu; do
+    command -v "$tool" >/dev/null 2>&1 || [[ -x $bindir/$tool ]] ||
+        echo "deps: $tool not found (needed by ${used_by[$tool]}): it comes with the CUDA toolkit"
+done
 if nvidia-smi -L >/dev/null 2>&1; then
     echo "deps: GPU: $(nvidia-smi -L | head -1)"
 else
