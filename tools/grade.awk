@@ -1,11 +1,17 @@
-# grade.awk (after tools/tap.awk): score Criterion's TAP per suite (labN_vK). Input:
-# TAP on stdin; -v lab=labN. ok = passed, not ok = failed, a skip = not run (not
-# counted in the score); tests --filter left out are ignored.
+# grade.awk (after tools/tap.awk): score Criterion's TAP per suite: the variants'
+# suites (labN_vK) and the other steps' suites named in -v steps="..." (the suite
+# column of the lab's speed.cfg, e.g. lab3_select for Step 3.6). Input: TAP on stdin;
+# -v lab=labN. ok = passed, not ok = failed, a skip = not run (not counted in the
+# score); tests --filter left out are ignored.
+BEGIN {
+    n = split(steps, list, " ")
+    for (i = 1; i <= n; i++) step_suite[list[i]] = 1
+}
 {
     outcome = tap_outcome($0)
     if (outcome == "") next
     name = tap_suite($0)
-    if (name !~ "^" lab "_v[0-9]+$") next
+    if (name !~ "^" lab "_v[0-9]+$" && !(name in step_suite)) next
     seen[name] = 1
     if (outcome == "notrun") {
         skipped[name]++

@@ -49,7 +49,9 @@ esac
 tap=$("$bin" -j1 "${filter[@]}" --tap=- --quiet 2>/dev/null)
 status=$?
 refuse_without_gpu "$tap"
-awk -v lab="lab$lab" -f "$(dirname "$0")/tap.awk" -f "$(dirname "$0")/grade.awk" <<<"$tap"
+# The steps' suites, from the suite column of the lab's speed table (Step 3.6 is lab3_select).
+steps=$(awk '!/^[[:space:]]*(#|$)/ { print $3 }' $(ls solutions/lab"$lab"-*/speed.cfg labs/lab"$lab"-*/speed.cfg 2>/dev/null | head -1) </dev/null 2>/dev/null)
+awk -v lab="lab$lab" -v steps="$steps" -f "$(dirname "$0")/tap.awk" -f "$(dirname "$0")/grade.awk" <<<"$tap"
 echo "(run 'make grade LAB=$lab GRADE_FORMAT=tap' for the failure messages and skip reasons)"
 if speed_wanted; then
     speed score <(printf '%s\n' "$tap") || ((status)) || status=2

@@ -3,7 +3,8 @@
 #include "kit_test.h"
 #include "tool_run.h"
 
-/* Score a TAP text as `make grade LAB=9` would; returns the grader's output. */
+/* Score a TAP text as `make grade LAB=9` would, with lab9_select as a step's suite
+ * (as lab3_select is Step 3.6's); returns the grader's output. */
 static char *score(const char *tap)
 {
     char tap_path[] = "/tmp/kit_grade_XXXXXX";
@@ -12,7 +13,7 @@ static char *score(const char *tap)
     cr_assert(eq(sz, (size_t)write(fd, tap, strlen(tap)), strlen(tap)));
     close(fd);
     char cmd[8400];
-    snprintf(cmd, sizeof cmd, "awk -v lab=lab9 -f %s/tools/tap.awk -f %s/tools/grade.awk %s 2>&1", kit_test_root(),
+    snprintf(cmd, sizeof cmd, "awk -v lab=lab9 -v steps=lab9_select -f %s/tools/tap.awk -f %s/tools/grade.awk %s 2>&1", kit_test_root(),
              kit_test_root(), tap_path);
     FILE *p = popen(cmd, "r");
     cr_assert(not(eq(ptr, p, NULL)));
@@ -69,6 +70,16 @@ Test(grade, tests_left_out_by_a_filter_are_ignored)
     cr_assert(strstr(out, "lab9_v2") == NULL, "%s", out);
     cr_assert(strstr(out, "not run") == NULL, "%s", out);
     cr_assert(strstr(out, "total        1/1   100.0%") != NULL, "%s", out);
+}
+
+Test(grade, a_step_suite_outside_the_variants_is_scored)
+{
+    char *out = score("ok - lab9_v1::sizes  (0.01s)\n"
+                      "not ok - lab9_select::keep_rates  (0.01s)\n"
+                      "ok - lab9_cub_select::sizes  (0.01s)\n");
+    cr_assert(strstr(out, "lab9_select   0/1     0.0%") != NULL, "%s", out);
+    cr_assert(strstr(out, "total        1/2    50.0%") != NULL, "%s", out);
+    cr_assert(strstr(out, "lab9_cub_select") == NULL, "the library's suite is not the student's: %s", out);
 }
 
 /* tools/grade.sh on a stand-in suite (tests/cpu/fixtures/fake_suite.sh): without a GPU
