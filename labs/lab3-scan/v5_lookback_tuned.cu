@@ -23,7 +23,7 @@
  *      adds the values of the lanes up to and including it with one warp
  *      reduction. With no P in the window, it slides 32 tiles back and repeats.
  *      Each window costs one L2 round trip for 32 predecessors, so even a
- *      look-back of 60-190 tiles (--stats, on an H200) costs 2 to 6 round trips.
+ *      look-back of 59-191 tiles (--stats, on an H200) costs 2 to 6 round trips.
  * The status entries, ticket and per-launch reset are those of Steps 3.3-3.4
  * (lab3_tile_status). The look-back is lab3_lookback_window and its caller
  * lab3_tile_lookback, in lab3_scan.cuh: you write them in this step, and
