@@ -29,13 +29,12 @@ refuse_without_gpu() { # TAP text
 }
 case $format in
 tap | json | xml)
-    report=$(mktemp) tap=$(mktemp)
-    trap 'rm -f "$report" "$tap"' EXIT
+    tap=$(mktemp) report=$(mktemp)
+    trap 'rm -f "$tap" "$report"' EXIT
     outputs=(--tap="$tap")
-    [[ $format == tap ]] || outputs+=(--"$format"="$report")
+    if [[ $format == tap ]]; then report=$tap; else outputs+=(--"$format"="$report"); fi
     "$bin" -j1 "${filter[@]}" "${outputs[@]}" --quiet
     status=$?
-    [[ $format == tap ]] && cp "$tap" "$report"
     refuse_without_gpu "$(cat "$tap")"
     if speed_wanted; then
         speed "$format" "$report" || ((status)) || status=2
@@ -50,7 +49,7 @@ tap=$("$bin" -j1 "${filter[@]}" --tap=- --quiet 2>/dev/null)
 status=$?
 refuse_without_gpu "$tap"
 # The steps' suites, from the suite column of the lab's speed table (Step 3.6 is lab3_select).
-steps=$(awk '!/^[[:space:]]*(#|$)/ { print $3 }' $(ls solutions/lab"$lab"-*/speed.cfg labs/lab"$lab"-*/speed.cfg 2>/dev/null | head -1) </dev/null 2>/dev/null)
+steps=$(bash "$(dirname "$0")/speed.sh" steps "$lab" | paste -sd ' ')
 awk -v lab="lab$lab" -v steps="$steps" -f "$(dirname "$0")/tap.awk" -f "$(dirname "$0")/grade.awk" <<<"$tap"
 echo "(run 'make grade LAB=$lab GRADE_FORMAT=tap' for the failure messages and skip reasons)"
 if speed_wanted; then

@@ -9,6 +9,9 @@
 #     score: prints a table.  tap | json | xml: prints REPORT with the speed scores
 #     added as one more suite, labN_speed (one test per step, its score attached).
 #     SPEED_RUNS=K runs per side; SPEED_TABLE=FILE another table (the tests use it).
+# speed.sh steps LAB
+#     The suites of the lab's steps (the table's suite column), one per line; none
+#     when the lab has no speed table. make grade scores these next to labN_vK.
 # speed.sh reference-lib LAB
 #     In a student copy: the reference objects `make dist` shipped for this GPU
 #     (reference/sm_XY/liblabN.a), or a clear error when none was built for it.
@@ -93,10 +96,21 @@ run_one() {
         }' "$csv" 2>/dev/null || echo "$who $step $run $none -"
 }
 
+# The lab's speed table: SPEED_TABLE, else labN-*/speed.cfg (the reference's first).
+speed_table() {
+    echo "${SPEED_TABLE:-$(ls solutions/lab"$1"-*/speed.cfg labs/lab"$1"-*/speed.cfg 2>/dev/null | head -1)}"
+}
+
+steps() {
+    local cfg
+    cfg=$(speed_table "$1")
+    [[ -z $cfg ]] || awk '!/^[[:space:]]*(#|$)/ { print $3 }' "$cfg"
+}
+
 grade() {
     local lab=$1 format=$2 student=$3 reference=$4 report=$5
     local cfg
-    cfg=${SPEED_TABLE:-$(ls solutions/lab"$lab"-*/speed.cfg labs/lab"$lab"-*/speed.cfg 2>/dev/null | head -1)}
+    cfg=$(speed_table "$lab")
     pass_through() { [[ $format == score ]] || cat "$report"; }
     if [[ -z $cfg ]]; then
         [[ $format == score ]] && echo "speed: lab $lab has no speed table (labN-*/speed.cfg): speed not scored"
@@ -233,6 +247,7 @@ merge() {
 
 case ${1:-} in
 grade) shift; (($# == 5)) || die "usage: speed.sh grade LAB FORMAT STUDENT REFERENCE REPORT"; grade "$@" ;;
+steps) shift; (($# == 1)) || die "usage: speed.sh steps LAB"; steps "$1" ;;
 reference-lib) shift; (($# == 1)) || die "usage: speed.sh reference-lib LAB"; reference_lib "$1" ;;
-*) die "usage: speed.sh grade LAB FORMAT STUDENT REFERENCE REPORT | reference-lib LAB" ;;
+*) die "usage: speed.sh grade LAB FORMAT STUDENT REFERENCE REPORT | steps LAB | reference-lib LAB" ;;
 esac

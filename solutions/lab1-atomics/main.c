@@ -48,6 +48,12 @@ static void describe_smem(const kit_options *opt, const lab1_problem *p, lab1_op
     }
 }
 
+/* Whether variant v has a row for operation op (cas-loop has no histogram). */
+static int has_row(int v, lab1_op op)
+{
+    return op == LAB1_HISTOGRAM ? lab1_variants[v].histogram != NULL : lab1_variants[v].scatter_add != NULL;
+}
+
 /* Check and time the selected variants (and CUB for the histogram) on one problem. */
 static void run_op(kit_report *rep, const kit_options *opt, lab1_problem *p, size_t n, lab1_op op,
                    const char *dist, cudaStream_t stream)
@@ -55,9 +61,7 @@ static void run_op(kit_report *rep, const kit_options *opt, lab1_problem *p, siz
     kit_case *cases = kit_host_alloc((size_t)(lab1_variant_count + 1) * sizeof *cases, "the cases");
     int count = 0;
     for (int v = 0; v < lab1_variant_count; v++) {
-        const lab1_variant *var = &lab1_variants[v];
-        int has_op = op == LAB1_HISTOGRAM ? var->histogram != NULL : var->scatter_add != NULL;
-        if (has_op && kit_variant_selected(opt, var->info.slug))
+        if (has_row(v, op) && kit_variant_selected(opt, lab1_variants[v].info.slug))
             cases[count++] = lab1_problem_case(p, v, op);
     }
     if (op == LAB1_HISTOGRAM)
@@ -102,8 +106,8 @@ int main(int argc, char **argv)
     int rows = 0;
     for (int v = 0; v < lab1_variant_count; v++)
         if (kit_variant_selected(&opt, lab1_variants[v].info.slug))
-            rows += (do_op[LAB1_HISTOGRAM] && lab1_variants[v].histogram) +
-                    (do_op[LAB1_SCATTER_ADD] && lab1_variants[v].scatter_add);
+            for (int op = 0; op < LAB1_OPS; op++)
+                rows += do_op[op] && has_row(v, (lab1_op)op);
     if (!rows)
         kit_usage_error(&lab1, "variant '%s' has no %s row (cas-loop is scatter-add only): add --op scatter-add",
                         opt.variant, op_name);
