@@ -13,18 +13,19 @@
 #   by --build-tune) on onesweep at 2^24 and 2^28, keys and pairs -> lab5_tune.csv (the
 #   binary's tile shape in the param column)
 # bench-lab5.sh --build-tune BINDIR: build those binaries here (needs nvcc and a normal build
-#   of solution5 first: make solution5 ARCH=sm_90), one per tile shape in TUNE_SHAPES.
+#   first: make solution5 ARCH=sm_90, or make lab5 in the student copy, whose sources it then
+#   uses), one per shape in TUNE_SHAPES.
 # The harness's --csv overwrites its file: each run goes to a temporary CSV and the runs are
 # concatenated under one header.
 set -euo pipefail
 
 # Tile shapes tried by the tuning sweep: name and -D flags (lab5.h, v3_onesweep.cu).
 TUNE_SHAPES=(
-    "nt384-vt20-vp16:"
-    "nt384-vt16-vp12:-DLAB5_ONESWEEP_VT=16 -DLAB5_ONESWEEP_VT_PAIRS=12"
-    "nt384-vt24-vp16:-DLAB5_ONESWEEP_VT=24"
-    "nt256-vt24-vp16-b3:-DLAB5_ONESWEEP_NT=256 -DLAB5_ONESWEEP_VT=24 -DLAB5_ONESWEEP_MIN_BLOCKS=3"
-    "nt512-vt16-vp12:-DLAB5_ONESWEEP_NT=512 -DLAB5_ONESWEEP_VT=16 -DLAB5_ONESWEEP_VT_PAIRS=12"
+    "nt384-vt24-vp22:"
+    "nt384-vt20-vp20:-DLAB5_ONESWEEP_VT=20 -DLAB5_ONESWEEP_VT_PAIRS=20"
+    "nt384-vt24-vp22-no-prefetch:-DLAB5_PREFETCH_VALUES=0"
+    "nt256-vt24-vp22-b3:-DLAB5_ONESWEEP_NT=256 -DLAB5_ONESWEEP_MIN_BLOCKS=3"
+    "nt512-vt16-vp16:-DLAB5_ONESWEEP_NT=512 -DLAB5_ONESWEEP_VT=16 -DLAB5_ONESWEEP_VT_PAIRS=16"
 )
 
 # append DST CSV...: concatenate the runs' CSVs, keeping the first two header lines once
@@ -41,6 +42,9 @@ if [[ ${1:-} == --build-tune ]]; then
     bindir=$2
     nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
     arch=${ARCH:-sm_90}
+    # the reference's sources, or (in the student copy) the student's: make solution5 or make lab5 first
+    tree=solutions
+    [[ -d solutions/lab5-sort ]] || tree=labs
     mkdir -p "$bindir/tune"
     tmp=$(mktemp -d)
     trap 'rm -rf "$tmp"' EXIT
@@ -48,16 +52,16 @@ if [[ ${1:-} == --build-tune ]]; then
     # the flags of the Makefile's compile rules, plus the shape.
     for shape in "${TUNE_SHAPES[@]}"; do
         name=${shape%%:*} flags=${shape#*:}
-        objs=(build/solutions/lab5-sort/cub_ref.cu.o build/common/*.c.o)
-        for f in solutions/lab5-sort/*.c; do
+        objs=(build/$tree/lab5-sort/cub_ref.cu.o build/common/*.c.o)
+        for f in $tree/lab5-sort/*.c; do
             o=$tmp/$(basename "$f").o
-            cc -std=c11 -D_GNU_SOURCE -O2 -fopenmp -Icommon -I"${nvcc%/bin/nvcc}/include" -Isolutions/lab5-sort \
+            cc -std=c11 -D_GNU_SOURCE -O2 -fopenmp -Icommon -I"${nvcc%/bin/nvcc}/include" -I$tree/lab5-sort \
                 $flags -c "$f" -o "$o"
             objs+=("$o")
         done
-        for f in solutions/lab5-sort/v*.cu; do
+        for f in $tree/lab5-sort/v*.cu; do
             o=$tmp/$(basename "$f").o
-            "$nvcc" -O3 -std=c++17 -arch="$arch" -lineinfo -Icommon -Isolutions/lab5-sort $flags -c "$f" -o "$o"
+            "$nvcc" -O3 -std=c++17 -arch="$arch" -lineinfo -Icommon -I$tree/lab5-sort $flags -c "$f" -o "$o"
             objs+=("$o")
         done
         "$nvcc" -arch="$arch" -o "$bindir/tune/solution5-$name" "${objs[@]}" -Xcompiler -fopenmp

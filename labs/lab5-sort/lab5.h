@@ -30,10 +30,10 @@ extern "C" {
 #define LAB5_ONESWEEP_NT 384
 #endif
 #ifndef LAB5_ONESWEEP_VT
-#define LAB5_ONESWEEP_VT 20 /* keys only */
+#define LAB5_ONESWEEP_VT 24 /* keys only */
 #endif
 #ifndef LAB5_ONESWEEP_VT_PAIRS
-#define LAB5_ONESWEEP_VT_PAIRS 16 /* keys and values */
+#define LAB5_ONESWEEP_VT_PAIRS 22 /* keys and values */
 #endif
 #ifndef LAB5_MERGE_NT
 #define LAB5_MERGE_NT 256

@@ -32,35 +32,30 @@ struct lab5_rank_storage {
     uint32_t base[LAB5_DIGITS];            /* global position of tile position 0, per digit */
 };
 
-/* Load the tile of count keys (and values) that starts at `offset`, warp-striped.
- * Items past the end get the key whose ordered word is all ones (digit 255 in
- * every pass, ranked after every real key) and the value 0; they are never
- * stored. */
-template <int NT, int VT, lab5_type T, bool PAIRS>
-static __device__ __forceinline__ void lab5_load_striped(const uint32_t *keys, const uint32_t *values, size_t offset,
-                                                         int count, uint32_t (&k)[VT], uint32_t (&v)[VT])
+/* Load the tile of count words (keys, or values) that starts at `offset`,
+ * warp-striped. Items past the end get `pad`, and are never stored: for keys,
+ * the key whose ordered word is all ones (digit 255 in every pass, ranked after
+ * every real key, lab5_pad_key). */
+template <int NT, int VT>
+static __device__ __forceinline__ void lab5_load_striped(const uint32_t *src, size_t offset, int count, uint32_t pad,
+                                                         uint32_t (&w)[VT])
 {
     const int first = (int)(threadIdx.x / 32) * VT * 32 + (int)lab5_lane();
     if (count == NT * VT) {
 #pragma unroll
         for (int u = 0; u < VT; u++)
-            k[u] = keys[offset + first + u * 32];
-        if (PAIRS) {
-#pragma unroll
-            for (int u = 0; u < VT; u++)
-                v[u] = values[offset + first + u * 32];
-        }
+            w[u] = src[offset + first + u * 32];
     } else {
-        const uint32_t last_key = lab5_unorder(0xffffffffu, T);
 #pragma unroll
         for (int u = 0; u < VT; u++) {
             int i = first + u * 32;
-            k[u] = i < count ? keys[offset + i] : last_key;
-            if (PAIRS)
-                v[u] = i < count ? values[offset + i] : 0u;
+            w[u] = i < count ? src[offset + i] : pad;
         }
     }
 }
+
+template <lab5_type T>
+static __device__ __forceinline__ uint32_t lab5_pad_key() { return lab5_unorder(0xffffffffu, T); }
 
 /* Count the warp's digits into its own row of counters (shared-memory atomics). */
 template <int VT, lab5_type T>
@@ -123,69 +118,104 @@ static __device__ __forceinline__ void lab5_warp_starts(lab5_rank_storage<NT> &s
         s.warp_digit[w][threadIdx.x] += digit_start;
 }
 
+/* The lanes of the warp that agree with me on bit `bit` of d: one ballot of the
+ * bit, complemented where my bit is 0. Written in PTX so that the vote's
+ * predicate also selects the complement: about 2 instructions per bit. The same
+ * thing in C (ones = __ballot_sync(...); mine ? ones : ~ones) compiles to 5 per
+ * bit (shift, compare, vote, select, and): 2392 against 1832 instructions in the
+ * onesweep pass, and measured on an H100, the C form made onesweep 0.543 ms against
+ * 0.445 ms (2^24 keys, plots/data/lab5_tune_h100.csv, run 2). */
+static __device__ __forceinline__ unsigned lab5_lanes_agreeing_on(uint32_t d, uint32_t bit)
+{
+    unsigned agree;
+    asm("{\n\t.reg .pred mine;\n\t.reg .u32 masked;\n\t"
+        "and.b32 masked, %1, %2;\n\t"
+        "setp.ne.u32 mine, masked, 0;\n\t"
+        "vote.sync.ballot.b32 %0, mine, 0xffffffff;\n\t"
+        "@!mine not.b32 %0, %0;\n\t}"
+        : "=r"(agree)
+        : "r"(d), "r"(bit));
+    return agree;
+}
+
 /* The lanes of the warp whose 8-bit digit equals mine (every lane calls it; the
  * full warp takes part). __match_any_sync(LAB5_FULL_MASK, d) answers this in one
- * instruction, but for a few bits eight ballots are faster: bit b's ballot is the
- * set of lanes whose bit b is 1; keep it where my bit is 1, its complement where
- * it is 0, and the AND over the 8 bits leaves the lanes that agree on every bit
- * (the multisplit idea). Measured on an H100 (plots/data/lab5_peers_h100.csv):
- * onesweep 0.696 ms with __match_any_sync, 0.523 ms with the ballots (2^24 keys). */
+ * instruction, but for a few bits eight ballots are faster: the AND over the 8
+ * bits of the lanes that agree with me on that bit leaves the lanes that agree on
+ * every bit (the multisplit idea). Measured on an H100 (plots/data/lab5_peers_h100.csv):
+ * onesweep 0.696 ms with __match_any_sync, 0.523 ms with ballots written in C
+ * (2^24 keys), and lab5_lanes_agreeing_on takes it further. */
 static __device__ __forceinline__ unsigned lab5_digit_peers(uint32_t d)
 {
-    // BEGIN SOLUTION (Step 5.2): peers = all lanes; for each of the 8 bits b: ones = __ballot_sync(LAB5_FULL_MASK, bit b of d); peers &= (bit b of d) ? ones : ~ones
+    // BEGIN SOLUTION (Step 5.2): peers = all lanes; for each of the 8 bits b: peers &= lab5_lanes_agreeing_on(d, 1u << b)
     unsigned peers = LAB5_FULL_MASK;
 #pragma unroll
-    for (int b = 0; b < 8; b++) {
-        unsigned ones = __ballot_sync(LAB5_FULL_MASK, (d >> b) & 1u);
-        peers &= (d >> b) & 1u ? ones : ~ones;
-    }
+    for (int b = 0; b < 8; b++)
+        peers &= lab5_lanes_agreeing_on(d, 1u << b);
     return peers;
     // STUB: return __match_any_sync(LAB5_FULL_MASK, d); /* correct, slower: replace */
     // END SOLUTION
 }
 
 /* After a barrier that follows lab5_warp_starts: rank the warp's keys and put each
- * (and its value) at its rank in shared memory. For each u the lanes holding the
- * same digit (the peers, lab5_digit_peers) are numbered by lane; the highest
- * peer reserves that many slots of the digit with one atomicAdd on the warp's
- * counter and passes the first slot to the others with a shuffle. */
-template <int VT, lab5_type T, bool PAIRS>
-static __device__ __forceinline__ void lab5_rank_to_shared(const uint32_t (&k)[VT], const uint32_t (&v)[VT], int pass,
-                                                           uint32_t *row, uint32_t *s_keys, uint32_t *s_values)
+ * at its rank in shared memory; rank[u] keeps where key u went (for its value).
+ * For each u the lanes holding the same digit (the peers, lab5_digit_peers) are
+ * numbered by lane; the highest peer reserves that many slots of the digit with
+ * one atomicAdd on the warp's counter and passes the first slot to the others
+ * with a shuffle. */
+template <int VT, lab5_type T>
+static __device__ __forceinline__ void lab5_rank_to_shared(const uint32_t (&k)[VT], int pass, uint32_t *row,
+                                                           uint32_t *s_keys, uint32_t (&rank)[VT])
 {
-    // BEGIN SOLUTION (Step 5.2): per u: peers = lab5_digit_peers(digit); rank among peers = popc(peers below me); the highest peer atomicAdds popc(peers) to row[digit] and shuffles the old value to the peers; store key (and value) at slot + rank
-    const unsigned lane = lab5_lane(), below = (1u << lane) - 1u;
+    // BEGIN SOLUTION (Step 5.2): per u: peers = lab5_digit_peers(digit); my place = popc(peers up to and including me); the highest peer (whose place is the peer count) atomicAdds its place to row[digit] and shuffles the old value to the peers; rank[u] = old value + place - 1; store the key there
+    const unsigned lane = lab5_lane(), up_to_me = 0xffffffffu >> (31 - lane);
 #pragma unroll
     for (int u = 0; u < VT; u++) {
         uint32_t d = lab5_digit8<T>(k[u], pass);
         unsigned peers = lab5_digit_peers(d);
         int leader = 31 - __clz(peers);
+        uint32_t place = (uint32_t)__popc(peers & up_to_me);
         uint32_t first = 0;
         if ((int)lane == leader)
-            first = atomicAdd(&row[d], (uint32_t)__popc(peers));
-        uint32_t rank = __shfl_sync(LAB5_FULL_MASK, first, leader) + (uint32_t)__popc(peers & below);
-        s_keys[rank] = k[u];
-        if (PAIRS)
-            s_values[rank] = v[u];
+            first = atomicAdd(&row[d], place);
+        rank[u] = __shfl_sync(LAB5_FULL_MASK, first, leader) + place - 1;
+        s_keys[rank[u]] = k[u];
     }
-    // STUB: (void)k; (void)v; (void)pass; (void)row; (void)s_keys; (void)s_values;
+    // STUB: (void)k; (void)pass; (void)row; (void)s_keys;
+    // STUB: for (int u = 0; u < VT; u++)
+    // STUB:     rank[u] = 0;
     // END SOLUTION
+}
+
+/* Pairs, after lab5_rank_to_shared: load the tile's values (warp-striped, like
+ * the keys) and put each where its key went. Loaded only now, so that a thread
+ * never holds its keys and its values in registers at the same time. */
+template <int NT, int VT>
+static __device__ __forceinline__ void lab5_values_to_shared(const uint32_t *values, size_t offset, int count,
+                                                             const uint32_t (&rank)[VT], uint32_t *s_values)
+{
+    uint32_t v[VT];
+    lab5_load_striped<NT, VT>(values, offset, count, 0u, v);
+#pragma unroll
+    for (int u = 0; u < VT; u++)
+        s_values[rank[u]] = v[u];
 }
 
 /* After a barrier that follows the ranking and the setting of s.base: write the
  * sorted tile out. Neighbouring threads take neighbouring tile positions, which
  * mostly hold the same digit, so a warp's stores land in a few runs of
  * consecutive addresses. Position i of digit d goes to base[d] + i (unsigned
- * arithmetic: base[d] may be "negative", the sum is the position). */
-template <int NT, int VT, lab5_type T, bool PAIRS>
-static __device__ __forceinline__ void lab5_scatter_from_shared(const uint32_t *s_keys, const uint32_t *s_values,
-                                                                int count, int pass, const uint32_t *base,
-                                                                uint32_t *keys_out, uint32_t *values_out)
+ * arithmetic: base[d] may be "negative", the sum is the position). FULL: the
+ * tile holds NT * VT keys, and no position needs a bounds test. */
+template <int NT, int VT, lab5_type T, bool PAIRS, bool FULL>
+static __device__ __forceinline__ void lab5_scatter_tile(const uint32_t *s_keys, const uint32_t *s_values, int count,
+                                                         int pass, const uint32_t *base, uint32_t *keys_out,
+                                                         uint32_t *values_out)
 {
 #pragma unroll
     for (int u = 0; u < VT; u++) {
         int i = u * NT + (int)threadIdx.x;
-        if (i < count) {
+        if (FULL || i < count) {
             uint32_t key = s_keys[i];
             uint32_t to = base[lab5_digit8<T>(key, pass)] + (uint32_t)i;
             keys_out[to] = key;
@@ -193,6 +223,17 @@ static __device__ __forceinline__ void lab5_scatter_from_shared(const uint32_t *
                 values_out[to] = s_values[i];
         }
     }
+}
+
+template <int NT, int VT, lab5_type T, bool PAIRS>
+static __device__ __forceinline__ void lab5_scatter_from_shared(const uint32_t *s_keys, const uint32_t *s_values,
+                                                                int count, int pass, const uint32_t *base,
+                                                                uint32_t *keys_out, uint32_t *values_out)
+{
+    if (count == NT * VT)
+        lab5_scatter_tile<NT, VT, T, PAIRS, true>(s_keys, s_values, count, pass, base, keys_out, values_out);
+    else
+        lab5_scatter_tile<NT, VT, T, PAIRS, false>(s_keys, s_values, count, pass, base, keys_out, values_out);
 }
 
 #endif

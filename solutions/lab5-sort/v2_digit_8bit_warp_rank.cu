@@ -34,8 +34,8 @@ static __global__ void __launch_bounds__(NT) count_tiles(const uint32_t *keys, s
     __shared__ lab5_rank_storage<NT> s;
     const size_t tiles = lab5_tile_count(n, NV), tile = blockIdx.x;
     const int count = (int)lab5_tile_items(n, NV, tile);
-    uint32_t k[VT], no_values[VT];
-    lab5_load_striped<NT, VT, T, false>(keys, NULL, tile * NV, count, k, no_values);
+    uint32_t k[VT];
+    lab5_load_striped<NT, VT>(keys, tile * NV, count, lab5_pad_key<T>(), k);
     lab5_warp_histogram<VT, T>(k, pass, s.warp_digit[threadIdx.x / 32]);
     __syncthreads();
     /* the padding of the last tile is counted in digit 255 of the last tile: the
@@ -58,8 +58,8 @@ scatter_tiles(const uint32_t *keys, const uint32_t *values, size_t n, int pass, 
     const size_t tiles = lab5_tile_count(n, NV), tile = blockIdx.x;
     const int count = (int)lab5_tile_items(n, NV, tile);
     uint32_t *row = s.warp_digit[threadIdx.x / 32];
-    uint32_t k[VT], v[VT];
-    lab5_load_striped<NT, VT, T, PAIRS>(keys, values, tile * NV, count, k, v);
+    uint32_t k[VT], rank[VT];
+    lab5_load_striped<NT, VT>(keys, tile * NV, count, lab5_pad_key<T>(), k);
     lab5_warp_histogram<VT, T>(k, pass, row);
     __syncthreads();
     const bool digit_thread = threadIdx.x < LAB5_DIGITS;
@@ -70,7 +70,9 @@ scatter_tiles(const uint32_t *keys, const uint32_t *values, size_t n, int pass, 
         s.base[threadIdx.x] = counts[threadIdx.x * tiles + tile] - digit_start;
     }
     __syncthreads();
-    lab5_rank_to_shared<VT, T, PAIRS>(k, v, pass, row, s_keys, s_values);
+    lab5_rank_to_shared<VT, T>(k, pass, row, s_keys, rank);
+    if (PAIRS)
+        lab5_values_to_shared<NT, VT>(values, tile * NV, count, rank, s_values);
     __syncthreads();
     lab5_scatter_from_shared<NT, VT, T, PAIRS>(s_keys, s_values, count, pass, s.base, keys_out, values_out);
     // END SOLUTION

@@ -20,19 +20,21 @@
  * really re-reads). The look-back of a tile waits only for tiles with smaller
  * tickets, which belong to blocks that are already running.
  *
- * Tuned for throughput: 8-bit digits (4 passes), big tiles (384 threads x 20 keys,
- * 16 with values), keys in registers, ranking by warp votes with per-warp
+ * Tuned for throughput: 8-bit digits (4 passes), big tiles (384 threads x 24 keys,
+ * 22 with values), keys in registers, ranking by warp votes with per-warp
  * counters (lab5_rank.cuh), counts published before the ranking so successors
- * rarely wait, values loaded together with the keys (both are in flight at
- * once), persistent blocks (as many as fit, each taking tiles from the ticket
- * until none is left: a skipped pass costs one tiny launch), keys written
- * through shared memory so a warp's stores are runs of one digit.
+ * rarely wait, values loaded only after the ranking (keys and values never share
+ * the registers, so the tile stays big) and asked into L2 when the tile starts,
+ * persistent blocks (as many as fit, each taking tiles from the ticket until none
+ * is left: a skipped pass costs one tiny launch), keys written through shared
+ * memory so a warp's stores are runs of one digit.
  * What is left: ~2n traffic per pass plus one read for the histograms; the
  * ranking and the look-back are serial phases of a tile that other blocks on
- * the SM have to cover. Expect: the same method as CUB's onesweep, but not yet its
- * speed: measured 0.64x-0.68x of CUB's SortKeys and 0.67x-0.76x of SortPairs at 2^24 and
- * 2^28 on an H100 and an H200 (plots/data/lab5_goals_*.csv); both sorts run at the same
- * rate on the two GPUs, so the gap is the work per tile, not DRAM traffic. */
+ * the SM have to cover, so a pass runs at ~30% of the DRAM peak (ncu), like CUB's.
+ * Measured against CUB's SortKeys / SortPairs in the same runs (u32, uniform,
+ * plots/data/lab5_tune_h100.csv run 4 and lab5_tune_h200.csv):
+ *   keys  2^24 / 2^28: 1.11x / 1.05x on an H100, 1.13x / 1.07x on an H200;
+ *   pairs 2^24 / 2^28: 0.97x / 0.90x on an H100, 1.01x / 0.96x on an H200. */
 #include "lab5_rank.cuh"
 
 enum {
@@ -48,6 +50,11 @@ static_assert(NT % 32 == 0 && NT >= LAB5_DIGITS, "one thread per digit for the l
 #ifndef LAB5_ONESWEEP_MIN_BLOCKS
 #define LAB5_ONESWEEP_MIN_BLOCKS 2
 #endif
+/* Pairs: ask for the tile's values in L2 when the tile starts (-D0 to compare:
+ * on an H200 it saves 3% at 2^28, on an H100 it costs 3%: lab5_tune_*.csv). */
+#ifndef LAB5_PREFETCH_VALUES
+#define LAB5_PREFETCH_VALUES 1
+#endif
 
 /* [[maybe_unused]]: the starter's stubs do not call these yet */
 [[maybe_unused]] static __device__ __forceinline__ void st_relaxed(uint32_t *p, uint32_t v)
@@ -59,6 +66,14 @@ static_assert(NT % 32 == 0 && NT >= LAB5_DIGITS, "one thread per digit for the l
     uint32_t v;
     asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
     return v;
+}
+
+/* Ask for bytes (a multiple of 16, from a 16-byte aligned address) to be brought
+ * into L2, without waiting and without registers: one bulk copy instruction (sm_90). */
+[[maybe_unused]] static __device__ __forceinline__ void prefetch_l2(const void *p, uint32_t bytes)
+{
+    if (bytes)
+        asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(p), "r"(bytes) : "memory");
 }
 
 /* ---- the histograms of all four passes --------------------------------------------- */
@@ -235,9 +250,14 @@ onesweep_pass(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys
             return;
         const size_t offset = (size_t)tile * S::NV;
         const int count = (int)lab5_tile_items(n, S::NV, tile);
+#if LAB5_PREFETCH_VALUES
+        /* the values are loaded only after the ranking: start bringing them into L2 now */
+        if (PAIRS && threadIdx.x == 0)
+            prefetch_l2(src_values + offset, (uint32_t)count * sizeof(uint32_t) & ~15u);
+#endif
 
-        uint32_t k[S::VT], v[S::VT];
-        lab5_load_striped<NT, S::VT, T, PAIRS>(src_keys, src_values, offset, count, k, v);
+        uint32_t k[S::VT], rank[S::VT];
+        lab5_load_striped<NT, S::VT>(src_keys, offset, count, lab5_pad_key<T>(), k);
         lab5_warp_histogram<S::VT, T>(k, pass, row);
         __syncthreads();
         uint32_t tile_count = 0;
@@ -251,7 +271,9 @@ onesweep_pass(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys
         if (digit_thread)
             lab5_warp_starts<NT>(s, digit_start);
         __syncthreads();
-        lab5_rank_to_shared<S::VT, T, PAIRS>(k, v, pass, row, s_keys, s_values);
+        lab5_rank_to_shared<S::VT, T>(k, pass, row, s_keys, rank);
+        if (PAIRS)
+            lab5_values_to_shared<NT, S::VT>(src_values, offset, count, rank, s_values);
         if (digit_thread) {
             uint32_t before = 0;
             if (tile > 0) {
