@@ -69,11 +69,17 @@ static_assert(NT % 32 == 0 && NT >= LAB5_DIGITS, "one thread per digit for the l
 }
 
 /* Ask for bytes (a multiple of 16, from a 16-byte aligned address) to be brought
- * into L2, without waiting and without registers: one bulk copy instruction (sm_90). */
+ * into L2, without waiting and without registers: one bulk copy instruction. It
+ * is a hint only, so before sm_90 (no bulk copies) it does nothing. */
 [[maybe_unused]] static __device__ __forceinline__ void prefetch_l2(const void *p, uint32_t bytes)
 {
+#if __CUDA_ARCH__ >= 900
     if (bytes)
         asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(p), "r"(bytes) : "memory");
+#else
+    (void)p;
+    (void)bytes;
+#endif
 }
 
 /* ---- the histograms of all four passes --------------------------------------------- */
