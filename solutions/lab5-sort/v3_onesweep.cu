@@ -221,7 +221,7 @@ onesweep_pass(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys
               uint32_t *keys_alt, uint32_t *values_alt, size_t n, int pass, uint32_t *ctl)
 {
     typedef pass_shape<PAIRS> S;
-    // BEGIN SOLUTION (Step 5.3): skip a pass the PLAN leaves out; pick source and destination (lab5_live_before, lab5_write_to_output); loop: ticket; load; warp histograms; publish A (P for tile 0); digit scan; rank; look back, publish P, set base; scatter
+    // BEGIN SOLUTION (Step 5.3): skip a pass the PLAN leaves out; pick source and destination (lab5_live_before, lab5_write_to_output); loop: ticket; load; warp histograms; publish A (P for tile 0); digit scan; rank (pairs: lab5_values_to_shared; prefetch_l2 of the values at the tile start is optional); look back, publish P, set base; scatter
     const uint32_t plan = ctl[LAB5_OS_PLAN];
     if (!(plan >> pass & 1))
         return;
