@@ -30,7 +30,8 @@
  * memory so a warp's stores are runs of one digit.
  * What is left: ~2n traffic per pass plus one read for the histograms; the
  * ranking and the look-back are serial phases of a tile that other blocks on
- * the SM have to cover, so a pass runs at ~30% of the DRAM peak (ncu), like CUB's.
+ * the SM have to cover, so a pass runs at ~30% of the H100's DRAM peak and ~20%
+ * of the H200's (ncu), like CUB's.
  * Measured against CUB's SortKeys / SortPairs in the same runs (u32, uniform,
  * plots/data/lab5_tune_h100.csv run 4 and lab5_tune_h200.csv):
  *   keys  2^24 / 2^28: 1.11x / 1.05x on an H100, 1.13x / 1.07x on an H200;
@@ -51,7 +52,8 @@ static_assert(NT % 32 == 0 && NT >= LAB5_DIGITS, "one thread per digit for the l
 #define LAB5_ONESWEEP_MIN_BLOCKS 2
 #endif
 /* Pairs: ask for the tile's values in L2 when the tile starts (-D0 to compare:
- * on an H200 it saves 3% at 2^28, on an H100 it costs 3%: lab5_tune_*.csv). */
+ * at 2^28 it saves 3% on an H200 and costs 3% on an H100, at 2^24 it changes
+ * less than 1%: lab5_tune_*.csv). */
 #ifndef LAB5_PREFETCH_VALUES
 #define LAB5_PREFETCH_VALUES 1
 #endif
