@@ -3,7 +3,9 @@
 # prebuilt binaries (make all build/tests/kit_tests ARCH=sm_XX; binaries copied into
 # BINDIR, Criterion's libraries with bundle-libs.sh into BINDIR/lib). Each STEP runs
 # under its own time limit and logs into OUTDIR; a line per step says how long it took.
-#   tests:PATTERN[:SECONDS]   the Criterion suites matching PATTERN (e.g. 'lab3_*/*')
+#   tests:PATTERN[:SECONDS]   the Criterion suites matching PATTERN (e.g. 'lab3_*/*'), TEST_JOBS
+#                             processes at once (default 1; more than 2 on one GPU is slower:
+#                             the processes time-slice the GPU)
 #   sanitize:N[:SECONDS]      compute-sanitizer on every variant of solutionN
 #   bench:N[:SECONDS]         plots/bench-labN.sh into OUTDIR/data
 #   grade:BINARY:N:PATTERN    tools/grade.sh on a prebuilt grading binary, one filter
@@ -23,7 +25,7 @@ for step in "$@"; do
     case $kind in
     tests)
         name=tests_$(tr -c 'A-Za-z0-9\n' '_' <<<"$a" | sed 's/_*$//')${KIT_TEST_BIG:+_big$KIT_TEST_BIG}
-        timeout "${b:-300}" "$bindir/kit_tests" -j1 --verbose --short-filename --filter "$a" --tap="$out/logs/$name.tap" \
+        timeout "${b:-300}" "$bindir/kit_tests" -j"${TEST_JOBS:-1}" --verbose --short-filename --filter "$a" --tap="$out/logs/$name.tap" \
             >"$out/logs/$name.log" 2>&1
         rc=$?
         result="$(tail -1 "$out/logs/$name.log") rc=$rc; $(awk -f tools/tap.awk -f tools/tap-notrun.awk "$out/logs/$name.tap" 2>/dev/null | cut -d' ' -f1) not run"
