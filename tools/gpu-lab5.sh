@@ -13,8 +13,9 @@
 # data.tgz (lab5_*.csv, lab5_plan.txt, lab5_resources.txt, lab5_ncu.txt, lab5_tune.csv).
 set -euo pipefail
 bindir=$(realpath "$1") out=$(realpath -m "$2")
-# Two test processes: lab5's suites take ~4 minutes that way on an H100 (2026-11-23), and
-# more with one, or with 4-8 (each sorting case then waits for its GPU time slice).
+# Two test processes: on an H100 (2026-11-23) the v2 and v3 suites took ~80 s that way, so
+# all of lab5 ~4 minutes; with 4 beside the sanitizer, or 8, it overran 200-260 s (each
+# sorting case waits for its time slice of the GPU). One process was not timed.
 export TEST_JOBS=${TEST_JOBS:-2}
 steps=('tests:lab5*/*:300' 'sanitize:5:150' 'bench:5:240')
 if [[ ${TUNE:-0} == 1 ]]; then

@@ -123,7 +123,7 @@ static __device__ __forceinline__ void lab5_warp_starts(lab5_rank_storage<NT> &s
  * predicate also selects the complement: about 2 instructions per bit. The same
  * thing in C (ones = __ballot_sync(...); mine ? ones : ~ones) compiles to 5 per
  * bit (shift, compare, vote, select, and): 2392 against 1832 instructions in the
- * onesweep pass, and measured on an H100, the C form made onesweep 0.543 ms against
+ * compiled onesweep pass (384 x 20 keys), and measured on an H100, the C form made onesweep 0.543 ms against
  * 0.445 ms (2^24 keys, plots/data/lab5_tune_h100.csv, run 2). */
 static __device__ __forceinline__ unsigned lab5_lanes_agreeing_on(uint32_t d, uint32_t bit)
 {
