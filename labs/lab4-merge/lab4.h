@@ -56,7 +56,7 @@ const char *lab4_join_name(lab4_join_type t);
 #define LAB4_MERGE_MAX_KEYS ((size_t)1 << 32)
 #define LAB4_MAX_ITEMS ((size_t)1 << 30)
 /* The join refuses outputs of more rows than this (2^30 pairs = 8 GiB): the
- * output size is computed first and a bigger join is a clear error. */
+ * problem counts the rows first and a bigger join is a clear error. */
 #define LAB4_JOIN_MAX_ROWS ((size_t)1 << 30)
 /* Returned by the join launcher when the output does not fit the capacity
  * (lab4_io.join_capacity); *join_rows then still holds the true row count. */
@@ -72,16 +72,22 @@ static inline int32_t lab4_origin_b(size_t j) { return (int32_t)(-1 - (int64_t)j
 
 /* Scratch memory of the join, allocated by the problem outside any timing. */
 typedef struct {
-    int32_t *lower;       /* a_count: lower_bound of a[i] in b */
-    int32_t *upper;       /* a_count: upper_bound of a[i] in b */
-    uint8_t *b_matched;   /* b_count: 1 if b[j] has an equal key in a */
-    int32_t *first_b;     /* a_count: index of a[i]'s first match in b, or -1 */
-    int64_t *counts;      /* a_count + b_count + 1: output rows per object (A rows, then B rows) */
-    int64_t *offsets;     /* a_count + b_count + 1: exclusive scan of counts; [last] = rows */
-    void *scan_temp;      /* CUB's scan scratch */
-    size_t scan_temp_bytes;
-    int64_t *h_rows;      /* pinned host word: the row count read back after the scan */
+    int32_t *first_b;      /* a_count: index of a[i]'s first match in b, or -1 */
+    int64_t *offsets;      /* a_count + 1: exclusive scan of the A rows' output counts;
+                              [a_count] = the rows with an A side */
+    int32_t *b_rows;       /* b_count: the B rows a right or outer join keeps without
+                              partner, in order (the rows after the A side's) */
+    unsigned long long *status; /* the search's look-back: a ticket word, then one
+                              word per search tile for each of its two running counts */
+    size_t status_words;   /* at least lab4_join_status_words(a_count + b_count) */
+    int64_t *rows;         /* device: the row count, written by the search's last tile */
+    int64_t *h_rows;       /* pinned host word: the row count, copied back at the end */
 } lab4_join_ws;
+
+/* Words of ws.status for a join of n = a_count + b_count keys: the ticket, then
+ * for every search tile (LAB4_SEARCH_NV keys) a running count of the rows with an
+ * A side and one of the B rows kept alone. */
+static inline size_t lab4_join_status_words(size_t n) { return 1 + 2 * kit_div_up(n, LAB4_SEARCH_NV); }
 
 /* Every buffer any variant reads or writes (device pointers unless noted).
  * A variant uses the fields of its operation only. */
@@ -112,7 +118,12 @@ typedef struct {
      * count on success AND when the launcher refuses the join with
      * LAB4_ERR_JOIN_TOO_LARGE (count > join_capacity: nothing is written to join_a,
      * join_b then); it stays 0 only when the tables are empty (or an error stops
-     * the launcher before the count is known). */
+     * the launcher before the count is known). The count is computed on the
+     * device and copied to the host once, when all the work is enqueued: the
+     * launcher returns after the join has finished. Its expand is launched for
+     * join_capacity rows (the count is not known on the host when it is
+     * launched), so the partitions must hold the boundaries of that many:
+     * (join_capacity + a_count) / LAB4_JOIN_NV + 2. */
     lab4_join_type join;
     int32_t *join_a, *join_b;
     size_t join_capacity;
@@ -124,15 +135,15 @@ typedef struct {
      *     if ((size_t)tiles + 1 > io->partition_capacity)
      *         return KIT_CHECK(cudaErrorInvalidValue);
      * (given in lab4_sorted_search_pass; write it in the merge and LBS launchers
-     * and before the join's expand). */
+     * and in the join's, for its search and for an expand of join_capacity rows). */
     int64_t *partitions;
     size_t partition_capacity;
     /* Optional (NULL: not recorded): events the join records on the launch stream,
-     *   [0] after the search (both sorted-search passes),
-     *   [1] after the scan phase: the count kernel, the scan, and the copy of the
-     *       row count to the host with the wait for it (the round trip is part of
-     *       the scan phase: nothing can be launched before the count is known),
+     *   [0] after the search, count and scan (the search's partitions and the one
+     *       pass over the keys: the row count is then known, on the device),
+     *   [1] after the expand's partitions (the LBS boundaries of its tiles),
      *   [2] after the expand (recorded even when there are no rows to expand).
+     * The copy of the row count to the host comes after [2], in no phase.
      * All three are recorded on every path that returns 0, empty inputs included,
      * so --phases can time them; an error return may leave later ones unrecorded. */
     cudaEvent_t phase_events[3];
@@ -158,13 +169,11 @@ int lab4_load_balancing_search(const lab4_io *io, cudaStream_t stream);
 int lab4_join(const lab4_io *io, cudaStream_t stream);
 /* cub::DeviceMerge::MergeKeys, or MergePairs when io->merged_vals is set. */
 int lab4_cub_merge(const lab4_io *io, void *temp, size_t temp_bytes, cudaStream_t stream);
-/* Scratch bytes CUB needs for a merge of these sizes (pairs: with int32 values) /
- * a scan of count int64. */
+/* Scratch bytes CUB needs for a merge of these sizes (pairs: with int32 values). */
 size_t lab4_cub_merge_temp_bytes(size_t a_count, size_t b_count, int pairs);
-size_t lab4_join_scan_temp_bytes(size_t count);
-/* The sorted search of step 4.2 as one pass over io's A and B (v2), the join's
- * building block. upper = 0 (A first on ties): a_bound[i] = lower bound of a[i] in
- * B, b_bound[j] = upper bound of b[j] in A, and the match flags; upper = 1 (B
+/* The sorted search of step 4.2 as one pass over io's A and B (v2; the join runs
+ * the same search twice inside its own tile kernel). upper = 0 (A first on ties):
+ * a_bound[i] = lower bound of a[i] in B, b_bound[j] = upper bound of b[j] in A, and the match flags; upper = 1 (B
  * first): a_bound[i] = upper bound of a[i] in B, b_bound[j] = lower bound of b[j]
  * in A, no flags. a_bound must be given; b_bound, a_match and b_match may be NULL
  * (not written), and the flags must be NULL when upper = 1. Uses io->partitions

@@ -24,7 +24,7 @@ search_tiles(const int32_t *__restrict__ a, int64_t a_count, const int32_t *__re
              int32_t *__restrict__ a_bound, int32_t *__restrict__ b_bound,
              uint8_t *__restrict__ a_match, uint8_t *__restrict__ b_match)
 {
-    // TODO(Step 4.2): load the intervals, search each thread's diagonal, run lab4_serial_search, store A's and B's results coalesced (about 36 lines)
+    // TODO(Step 4.2): load the intervals and the halo (lab4_tile_halo), search each thread's diagonal, run lab4_serial_search, store A's and B's results coalesced (about 32 lines)
 }
 
 extern "C" int lab4_sorted_search_pass(const lab4_io *io, int upper, int32_t *a_bound,

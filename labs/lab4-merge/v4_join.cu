@@ -4,102 +4,238 @@
  * their outer product; an A row without partner gives (a, -1) in left and outer
  * joins, a B row without partner (-1, b) in right and outer joins. Output order:
  * A rows in order, each with its matches in B order, then the unmatched B rows.
- * Nothing new is needed, only the earlier steps composed:
- *   1. search: two sorted searches give, for every A row, lower[i] and upper[i]
- *      (its run of equal keys in B) and, for every B row, whether A has its key;
- *   2. scan: the rows each object produces (an A row: upper - lower matches, or 1
- *      when it has none and the join keeps it; a B row: 1 if unmatched and the
- *      join keeps it), then an exclusive scan (CUB's DeviceScan::ExclusiveSum: a
- *      building block here, lab 3 writes one). The last offset is the output size,
- *      known before any row is written: too big is a clean error, not a crash;
- *   3. expand: a load-balancing search over rows + objects pairs every output row
- *      with its object and its rank r; an A row with matches emits
- *      (a, lower[a] + r), without (a, -1); a B row emits (-1, b).
- * Each tile gets a fixed number of inputs + outputs, so one key with a huge
- * outer product is spread over many tiles instead of stalling one thread.
- * Still slow: three passes over the inputs and a round trip to the host for the
- * output size. Expect: well below a merge; time split between the phases
- * (./lab4 --op join --phases). */
+ * Nothing new is needed, only the earlier steps composed, with as few passes over
+ * memory as they allow:
+ *   1. search, count and scan in ONE pass over the keys (join_search_scan): a
+ *      Merge Path tile of A and B (step 4.1) runs the sorted search of step 4.2
+ *      twice on the same keys in shared memory, A first (the lower bound of each
+ *      A row, a match flag for each B row) and B first (the upper bound of each
+ *      A row). An A row then knows its matches B[lower, upper) and how many rows
+ *      it produces (upper - lower, or 1 when it has none and the join keeps it);
+ *      a B row produces 1 when it has none and the join keeps it. The tile scans
+ *      those counts and learns what all earlier tiles produced with a decoupled
+ *      look-back (lab 3): it writes offsets[i], the first output row of A row i,
+ *      and appends its kept unmatched B rows to b_rows. The last tile writes the
+ *      row count, on the device: nothing waits for the host;
+ *   2. expand (join_partitions, join_expand): a load-balancing search (step 4.3)
+ *      over the A rows' outputs + the A rows pairs every output row with its A
+ *      row a and rank r: (a, first_b[a] + r), or (a, -1) when a has no match;
+ *      the unmatched B rows follow as (-1, b). These kernels read the row count
+ *      from device memory, and the launcher sizes them for the largest join that
+ *      fits (join_capacity rows): a join with more rows writes nothing, and the
+ *      host learns its row count at the very end, from the launcher's one copy.
+ * Each expand tile gets a fixed number of inputs + outputs, so one key with a
+ * huge outer product is spread over many tiles instead of stalling one thread.
+ * Bytes moved, with n = |A| + |B| keys (|A| = n/2), R output rows, U of them
+ * unmatched B rows: the keys once (4n), per A row its offset and first match
+ * written and read back (24 n/2), per B row of U one index written and read
+ * back (8U), the rows (8R): 16n + 8U + 8R, against the 4n + 8R the operation
+ * needs. (The first version: two search passes, a count kernel, CUB's scan of
+ * 64-bit counts over A's and B's rows, an expand over both, and a round trip to
+ * the host for the row count in the middle: about 53n + 8R, and an idle GPU
+ * while the host read the count.)
+ * Expect: well below a merge still (two partition kernels of dependent loads, a
+ * search that walks every tile twice, a copy of the count at the end); the
+ * phases with ./lab4 --op join --phases. */
 #include "lab4.h"
 #include "lab4_tile.cuh"
 
 #include <cub/cub.cuh>
+#include <cuda/atomic>
 
+/* The search + scan tile is the sorted search's; the expand has its own. */
+enum { SEARCH_NT = LAB4_SEARCH_NT, SEARCH_VT = LAB4_SEARCH_VT, SEARCH_NV = SEARCH_NT * SEARCH_VT };
 enum { NT = LAB4_JOIN_NT, VT = LAB4_JOIN_VT, NV = NT * VT };
-static_assert(NV >= LAB4_MIN_NV, "tiles smaller than the partition arrays allow");
+static_assert(NV >= LAB4_MIN_NV && SEARCH_NV >= LAB4_MIN_NV, "tiles smaller than the partition arrays allow");
+static_assert(SEARCH_NT >= 64, "the two look-backs run in two warps: threads 0 and 32");
 
-#define COUNT_NT 256
+/* ---- 1. search, count and scan ------------------------------------------------------ */
 
-/* Rows per object: objects 0 .. a_count-1 are A's rows, then b_count B rows, then
- * one empty object so the exclusive scan's last entry is the total. One thread per
- * object j = 0 .. a_count + b_count (inclusive); the kernel writes two outputs:
- *   counts[j]: lab4_join_count of object j (0 for the last, extra object);
- *   first_b[i], for each A row i only: lower[i] when the row has matches
- *     (upper[i] > lower[i]), else -1 (lab4_join_ws.first_b; the expand reads it). */
-__global__ void join_counts(const int32_t *__restrict__ lower, const int32_t *__restrict__ upper,
-                            const uint8_t *__restrict__ b_matched, int64_t a_count, int64_t b_count,
-                            int keep_a, int keep_b, int64_t *__restrict__ counts,
-                            int32_t *__restrict__ first_b)
+/* The search's tile boundaries (A first on ties, like lab4_merge_partitions), and
+ * a clean slate for the look-back: in every run the ticket counter and both status
+ * words of every tile start at 0 (X). Without that the second run would find the
+ * first run's prefixes. One thread per boundary t = 0 .. tiles. */
+__global__ void join_search_partitions(const int32_t *a, int64_t a_count, const int32_t *b,
+                                       int64_t b_count, int64_t tiles, int64_t *partitions,
+                                       unsigned int *ticket, unsigned long long *status_a,
+                                       unsigned long long *status_b)
 {
-    // TODO(Step 4.4): A row i: counts[i] and first_b[i] (lower[i] or -1); B row: counts only; last object: 0 (about 10 lines)
+    int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t > tiles)
+        return;
+    partitions[t] = lab4_merge_path_search(a, a_count, b, b_count,
+                                           lab4_tile_diag(t, SEARCH_NV, a_count + b_count), 0);
+    if (t < tiles) {
+        status_a[t] = 0;
+        status_b[t] = 0;
+    }
+    if (t == 0)
+        *ticket = 0;
 }
 
-/* Output row k belongs to object o = LBS(k) with rank r: write its pair. An LBS
- * over rows + objects (lab4_tile_lbs on offsets), plus the first match of each
- * object, staged in shared memory with the same one-object shift as off_s:
- *   first_s[i] = first_b[obj_begin - 1 + i] for i = 0 .. obj_end - obj_begin inclusive,
- *   and -1 where there is no such entry: for object -1 (i = 0 when obj_begin == 0)
- *   and for B rows (object >= a_count; first_b has only a_count entries).
+/* A look-back status word: the flag in the top two bits, the running count of
+ * rows below (62 bits; a row count is at most |A| |B| <= 2^60), so that one
+ * 64-bit load reads both and relaxed atomics suffice (lab 3, lab3_tile.h). */
+#define LOOK_BACK_X 0ull /* nothing published yet */
+#define LOOK_BACK_A 1ull /* the tile's own count (its aggregate) */
+#define LOOK_BACK_P 2ull /* the count of the tile and all before it (its inclusive prefix) */
+#define LOOK_BACK_VALUE ((1ull << 62) - 1)
+typedef cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> status_ref;
+
+/* One running count of the decoupled look-back (Merrill and Garland; lab 3,
+ * Step 3.4), for tile t, called by one thread: publish the tile's aggregate
+ * (flag A; tile 0 publishes P at once), then walk back from tile t - 1, waiting
+ * while a tile shows X (__nanosleep between polls), adding up the values until
+ * a tile shows P; then publish P = that sum + aggregate. Returns the sum: the
+ * rows of all tiles before t. The wait ends: tiles take their numbers from a
+ * ticket in the order they start, so every predecessor is already running.
+ * Loads and stores: status_ref(status[p]).load / .store with
+ * cuda::memory_order_relaxed (flag and value are one word). */
+__device__ int64_t join_look_back(unsigned long long *status, int64_t t, int64_t aggregate)
+{
+    // TODO(Step 4.4): publish A (tile 0: P); from t - 1 down: spin while X, add the value, stop at a P; publish P = sum + aggregate; return the sum (about 15 lines)
+    (void)status; (void)t; (void)aggregate;
+    return 0;
+}
+
+/* One search tile per block, numbered by the ticket (not blockIdx: see
+ * join_look_back); tile t owns the merge items of partitions[t] .. [t + 1], A's
+ * first. Shared item slots as in search_tiles (v2): A item i at i, B item j at
+ * tile_a + j. The steps:
+ *   1. load the keys and the halo (as v2). Thread 0 also looks past the tile: when
+ *      the tile's last A key equals the next B key, b[r.b_end], the B run of that
+ *      key goes on beyond the tile, and the upper bound of every A item with that
+ *      key is lab4_upper_bound_from(b, b_count, r.b_end, key), stored in
+ *      run_end_s (-1 otherwise). Barrier.
+ *   2. two sorted searches of the same keys, each thread from its diagonal (v2):
+ *      A first (upper = 0): lower_s (A's lower bounds) and matched_s + tile_a (B's
+ *      flags); B first (upper = 1): upper_s. Inside the tile the B-first upper
+ *      bound of an A item misses only the B keys past the tile, and only the
+ *      tile's last key can have some: for an A item whose key is the next B key,
+ *      take run_end_s. Barrier.
+ *   3. rows: thread t owns the tile's items t*VT .. t*VT + VT - 1 (in slot order)
+ *      and counts each one's rows with lab4_join_count (A item: upper - lower
+ *      matches; B item: its flag). An A item also replaces its upper_s slot with
+ *      its first match (lower, or -1 without matches): what the expand needs.
+ *      Then the tile's exclusive scan of the rows (cub::BlockScan over the thread
+ *      sums, then each thread its items) into offset_s[slot]. keys and lower_s
+ *      live in offset_s's bytes: the scan's barrier comes after their last use.
+ *      Barrier.
+ *   4. look-back: the tile's rows from A items (offset_s[tile_a], or all its rows
+ *      when it has no B item) and from kept B items run in two chains: thread 0
+ *      looks back on status_a, thread 32 on status_b, at the same time; the
+ *      sums before the tile go to prefix_s. Barrier.
+ *   5. store, coalesced (thread t: slots t, t + NT, ...): offsets[a0 + i] =
+ *      rows from A before the tile + offset_s[i] and first_b[a0 + i] =
+ *      upper_s[i] for A items; for a kept B item, its B index b0 + j into b_rows
+ *      at (kept B rows before the tile) + offset_s[slot] - (the tile's rows from A).
+ *      The last tile (t == tiles - 1) also writes offsets[a_count] (all rows from
+ *      A) and *rows (all rows). */
+__global__ void __launch_bounds__(SEARCH_NT)
+join_search_scan(const int32_t *__restrict__ a, int64_t a_count, const int32_t *__restrict__ b,
+                 int64_t b_count, const int64_t *__restrict__ partitions, int64_t tiles, int keep_a,
+                 int keep_b, unsigned int *ticket, unsigned long long *status_a,
+                 unsigned long long *status_b, int64_t *__restrict__ offsets,
+                 int32_t *__restrict__ first_b, int32_t *__restrict__ b_rows, int64_t *rows)
+{
+    // TODO(Step 4.4): the five steps above: ticket; keys, halo and run_end_s; both searches; rows per item, first matches, BlockScan into offset_s; two look-backs; coalesced stores, and the last tile's offsets[a_count] and *rows (about 82 lines)
+}
+
+/* ---- 2. expand ---------------------------------------------------------------------- */
+
+/* Expand tiles for a_rows outputs of a_count objects (the A rows): NV outputs +
+ * objects each; none when there is no output (an empty tile writes nothing). */
+__host__ __device__ inline int64_t expand_tiles(int64_t a_rows, int64_t a_count)
+{
+    return a_rows > 0 ? (a_rows + a_count + NV - 1) / NV : 0;
+}
+
+/* The expand's tile boundaries: lab4_lbs_partitions over the A rows (offsets has
+ * a_count + 1 entries, offsets[a_count] = rows from A), for counts that only the
+ * device knows. Every thread reads *rows and returns when the join does not fit
+ * (rows > capacity: nothing is written), then takes boundaries t = its index,
+ * + the grid's threads, ... up to expand_tiles(offsets[a_count], a_count): the grid
+ * is sized for the largest join that fits, or smaller. */
+__global__ void join_partitions(const int64_t *__restrict__ offsets, int64_t a_count,
+                                const int64_t *__restrict__ rows, int64_t capacity,
+                                int64_t *__restrict__ partitions)
+{
+    // TODO(Step 4.4): return if *rows > capacity; a grid-stride loop over the boundaries t <= tiles: lab4_lbs_path_search at lab4_tile_diag(t, NV, a_rows + a_count) (about 7 lines)
+}
+
+/* Output rows, from counts that only the device knows: return at once when the
+ * join does not fit (*rows > capacity). Otherwise a persistent grid: block b
+ * expands tiles b, b + gridDim.x, ... of the LBS over the A rows (a_rows =
+ * offsets[a_count] outputs, a_count objects, expand_tiles of them), then all
+ * threads of the grid copy the kept unmatched B rows, rows a_rows .. *rows - 1.
+ * One tile, as in lbs_tiles (v3), plus the first match of each object staged
+ * in shared memory with the same one-object shift as off_s:
+ *   first_s[i] = first_b[obj_begin - 1 + i] for i = 0 .. obj_end - obj_begin
+ *   inclusive, and -1 for object -1 (i = 0 when obj_begin == 0).
  * Stage it before calling lab4_tile_lbs: its barriers publish first_s too. Then
  * output k = out_begin + i of the tile, object o = obj_s[i], slot o - obj_begin + 1:
  * rank = k - off_s[slot], and lab4_join_row(o, rank, a_count, first_s[slot], ...).
- * Shared sizes: off_s NV + 1 int64, obj_s NV int32, first_s NV + 1 int32. */
+ * A barrier ends each tile: the next one overwrites the shared arrays. A B row
+ * b_rows[u] becomes output row a_rows + u: lab4_join_row(a_count + b_rows[u], 0,
+ * a_count, -1, ...). Shared sizes: off_s NV + 1 int64, obj_s NV int32, first_s
+ * NV + 1 int32. */
 __global__ void __launch_bounds__(NT)
-join_expand(const int64_t *__restrict__ offsets, const int32_t *__restrict__ first_b,
-            int64_t a_count, int64_t obj_count, int64_t rows, const int64_t *__restrict__ partitions,
-            int32_t *__restrict__ out_a, int32_t *__restrict__ out_b)
+join_expand(const int64_t *__restrict__ offsets, const int32_t *__restrict__ first_b, int64_t a_count,
+            const int32_t *__restrict__ b_rows, const int64_t *__restrict__ rows, int64_t capacity,
+            const int64_t *__restrict__ partitions, int32_t *__restrict__ out_a,
+            int32_t *__restrict__ out_b)
 {
-    // TODO(Step 4.4): stage first_s (above: -1 for object -1 and B rows), run lab4_tile_lbs, write each output's (a, b) pair coalesced (about 26 lines)
+    // TODO(Step 4.4): return if *rows > capacity; for each of this block's tiles: stage first_s (above: -1 for object -1), lab4_tile_lbs, write each output's (a, b) pair coalesced, barrier; then the B rows, grid-stride (about 40 lines)
 }
 
-extern "C" size_t lab4_join_scan_temp_bytes(size_t count)
+/* ---- the launcher ------------------------------------------------------------------- */
+
+/* Blocks of a kernel that fit on the whole GPU at once: the grid of a kernel that
+ * loops over work whose size only the device knows. */
+template <typename K>
+static int resident_blocks(K kernel, int threads, int *blocks)
 {
-    size_t bytes = 0;
-    if (count == 0)
-        return 0;
-    if (KIT_CHECK(cub::DeviceScan::ExclusiveSum(NULL, bytes, (const int64_t *)NULL, (int64_t *)NULL,
-                                                (int64_t)count)))
-        return 0; /* reported; the real call then fails too */
-    return bytes;
+    int dev = 0, sms = 0, per_sm = 0;
+    if (int err = KIT_CHECK(cudaGetDevice(&dev)))
+        return err;
+    if (int err = KIT_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)))
+        return err;
+    if (int err = KIT_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0)))
+        return err;
+    *blocks = sms * (per_sm > 0 ? per_sm : 1);
+    return 0;
 }
 
-/* Record the event of a finished phase (0 search, 1 scan + row count, 2 expand)
- * if the caller asked for it: see lab4_io.phase_events. */
+/* Record the event of a finished phase (0 search + count + scan, 1 the expand's
+ * partitions, 2 expand) if the caller asked for it: see lab4_io.phase_events. */
 static int record_phase(const lab4_io *io, int phase, cudaStream_t stream)
 {
     return io->phase_events[phase] ? KIT_CHECK(cudaEventRecord(io->phase_events[phase], stream)) : 0;
 }
 
-/* The join launcher (see the file's header for the three phases).
- * *io->join_rows: the true row count once it is known (the last offset, read
- * back to ws->h_rows), written BEFORE the capacity check: a join of more than
- * io->join_capacity rows returns LAB4_ERR_JOIN_TOO_LARGE with *io->join_rows =
- * its true row count (the GPU suite checks both), and expands nothing. It is 0
- * only for empty tables (below) or when an error stops the launcher earlier.
- * The expand checks its tiles + 1 boundaries against io->partition_capacity
- * like every launcher (lab4.h). */
+/* The join launcher (see the file's header for the phases). The GPU runs them
+ * back to back: nothing in between waits for the host. The row count stays on
+ * the device (ws->rows) until the end, after the expand is enqueued: then the
+ * launcher copies it to the host (ws->h_rows) once, waits for it, and writes
+ * *io->join_rows = the true row count, on success and on LAB4_ERR_JOIN_TOO_LARGE
+ * alike (lab4.h). A join of more than io->join_capacity rows returns that error;
+ * its expand kernels found the count too big on the device and wrote nothing.
+ * The launch sizes: the search has one block per tile; the expand's kernels are
+ * sized for the largest join that fits, join_capacity rows, and capped at the
+ * blocks resident on the GPU (they loop): partitions for that many tiles must fit
+ * in io->partition_capacity (checked first, like every launcher: lab4.h). */
 extern "C" int lab4_join(const lab4_io *io, cudaStream_t stream)
 {
     int64_t a_count = (int64_t)io->a_count, b_count = (int64_t)io->b_count;
-    int64_t objs = a_count + b_count;
+    int64_t n = a_count + b_count;
     int err;
     *io->join_rows = 0; /* until the row count is known: see above */
-    if (objs == 0) {
+    if (n == 0) {
         for (int ph = 0; ph < 3; ph++)
             if ((err = record_phase(io, ph, stream)))
                 return err;
         return 0;
     }
-    // TODO(Step 4.4): search (lower + b_matched flags, upper); counts, scan, read the row count back, *io->join_rows = rows, then refuse rows > join_capacity; expand (partition capacity check); record_phase(io, 0, 1, 2) after each phase (lab4.h: lab4_io.phase_events) (about 45 lines)
+    // TODO(Step 4.4): check the partitions (search tiles, and the expand of join_capacity rows) and the status words; 1. join_search_partitions, join_search_scan, record_phase 0; 2. join_partitions, record_phase 1; 3. join_expand, record_phase 2; then copy ws->rows to ws->h_rows, wait, *io->join_rows = it, LAB4_ERR_JOIN_TOO_LARGE if > join_capacity (about 47 lines)
     return KIT_TODO;
 }

@@ -7,6 +7,6 @@ const lab4_variant lab4_variants[] = {
     { { "merge-path", "4.1", "Merge Path partitions, then VT items merged serially per thread (O(n))" }, LAB4_MERGE, lab4_merge_path },
     { { "sorted-search", "4.2", "sorted needles in a sorted haystack: the merge keeping only the cursors" }, LAB4_SEARCH, lab4_sorted_search },
     { { "load-balancing-search", "4.3", "pair every output with its object: a sorted search of 0, 1, 2, ... in the scan" }, LAB4_LBS, lab4_load_balancing_search },
-    { { "join", "4.4", "sort-merge joins: sorted searches, a scan of the counts, a load-balancing search" }, LAB4_JOIN, lab4_join },
+    { { "join", "4.4", "sort-merge joins: both searches, the counts and their scan in one pass, then a load-balancing search" }, LAB4_JOIN, lab4_join },
 };
 const int lab4_variant_count = sizeof lab4_variants / sizeof lab4_variants[0];

@@ -102,7 +102,8 @@ lab4_problem *lab4_problem_create(lab4_op op, const int32_t *h_a, size_t a_count
     size_t n = a_count + b_count;
     size_t dev_bytes = kit_mul_or_die(n, 2 * sizeof(int32_t) + 1, "lab4 buffers");
     if (op == LAB4_JOIN)
-        dev_bytes = kit_mul_or_die(n, 48, "lab4 join workspace"); /* bounds, counts, scan, partitions */
+        /* keys, offsets, first matches, B rows, partitions */
+        dev_bytes = kit_mul_or_die(n, 24, "lab4 join workspace");
     kit_require_device_bytes(dev_bytes, "lab4");
     lab4_problem *p = problem_new(op);
     p->a_count = a_count;
@@ -145,14 +146,12 @@ lab4_problem *lab4_problem_create(lab4_op op, const int32_t *h_a, size_t a_count
         break;
     case LAB4_JOIN: {
         lab4_join_ws *ws = &io->ws;
-        ws->lower = device_zero_alloc(a_count * sizeof(int32_t), "the join's lower bounds");
-        ws->upper = device_zero_alloc(a_count * sizeof(int32_t), "the join's upper bounds");
         ws->first_b = device_zero_alloc(a_count * sizeof(int32_t), "the join's first matches");
-        ws->b_matched = device_zero_alloc(b_count, "the join's match flags");
-        ws->counts = kit_device_alloc((n + 1) * sizeof(int64_t), "the join's counts");
-        ws->offsets = kit_device_alloc((n + 1) * sizeof(int64_t), "the join's offsets");
-        ws->scan_temp_bytes = lab4_join_scan_temp_bytes(n + 1);
-        ws->scan_temp = device_zero_alloc(ws->scan_temp_bytes, "the join's scan scratch");
+        ws->offsets = kit_device_alloc((a_count + 1) * sizeof(int64_t), "the join's offsets");
+        ws->b_rows = device_zero_alloc(b_count * sizeof(int32_t), "the join's unmatched B rows");
+        ws->status_words = lab4_join_status_words(n);
+        ws->status = kit_device_alloc(ws->status_words * sizeof(unsigned long long), "the join's look-back");
+        ws->rows = kit_device_alloc(sizeof(int64_t), "the join's row count");
         if (KIT_CHECK(cudaMallocHost((void **)&ws->h_rows, sizeof(int64_t))))
             kit_die(KIT_EXIT_USAGE, "cannot allocate pinned host memory");
         break;
@@ -258,7 +257,8 @@ int lab4_problem_set_join(lab4_problem *p, lab4_join_type type)
         p->ref = host_i32(rows, "the reference");
         p->ref2 = host_i32(rows, "the reference");
     }
-    alloc_partitions(p, rows + p->n + 1);
+    /* the expand is launched for join_capacity rows (lab4.h: partitions) */
+    alloc_partitions(p, p->io.join_capacity + p->n + 1);
     p->io.join = type;
     p->io.join_a = p->d_out;
     p->io.join_b = p->d_out2;
@@ -286,13 +286,11 @@ void lab4_problem_destroy(lab4_problem *p)
     cudaFree(p->cub_temp);
     cudaFree(p->io.partitions);
     lab4_join_ws *ws = &p->io.ws;
-    cudaFree(ws->lower);
-    cudaFree(ws->upper);
     cudaFree(ws->first_b);
-    cudaFree(ws->b_matched);
-    cudaFree(ws->counts);
     cudaFree(ws->offsets);
-    cudaFree(ws->scan_temp);
+    cudaFree(ws->b_rows);
+    cudaFree(ws->status);
+    cudaFree(ws->rows);
     if (ws->h_rows)
         cudaFreeHost(ws->h_rows);
     free(p->h_offsets);

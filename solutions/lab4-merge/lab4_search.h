@@ -54,6 +54,22 @@ LAB4_HD int64_t lab4_upper_bound(const int32_t *b, int64_t count, int32_t key)
     return lo;
 }
 
+/* How many of b[0..count) are <= key, when b[0..start) are known to be <= key:
+ * an exponential search from start (steps 1, 2, 4, ... until one lands past the
+ * key, then a binary search inside that last step). A run of r keys equal to key
+ * from start on costs about 2 log2(r) reads, however long b is: the join's search
+ * tile uses it for the one key whose run of equal B keys continues past the tile. */
+LAB4_HD int64_t lab4_upper_bound_from(const int32_t *b, int64_t count, int64_t start, int32_t key)
+{
+    int64_t lo = start, step = 1; /* b[0..lo) <= key */
+    while (lo + step <= count && b[lo + step - 1] <= key) {
+        lo += step;
+        step *= 2;
+    }
+    int64_t hi = lo + step < count ? lo + step : count; /* b[hi - 1] > key, or hi == count */
+    return lo + lab4_upper_bound(b + lo, hi - lo, key);
+}
+
 /* Merge Path search: how many items of A are among the first `diag` items of
  * the merge of A and B (0 <= diag <= a_count + b_count). The answer a_split
  * and b_split = diag - a_split lie on the cross diagonal a + b = diag, so one
@@ -201,6 +217,17 @@ typedef struct {
     int32_t a_prev, b_next;
 } lab4_halo;
 
+/* The halo of merge tile r of A and B (B has b_count items). */
+LAB4_HD lab4_halo lab4_tile_halo(const int32_t *a, const int32_t *b, int64_t b_count, lab4_merge_range r)
+{
+    lab4_halo halo;
+    halo.has_a_prev = r.a_begin > 0;
+    halo.a_prev = r.a_begin > 0 ? a[r.a_begin - 1] : 0;
+    halo.has_b_next = r.b_end < b_count;
+    halo.b_next = r.b_end < b_count ? b[r.b_end] : 0;
+    return halo;
+}
+
 /* Serial sorted search, one thread's share of a tile: keys[0..a_count) hold the
  * tile's A items, keys[a_count..a_count + b_count) its B items; the thread starts
  * at A index a and B index b (both tile-local, from a merge path search:
@@ -292,10 +319,10 @@ LAB4_HD void lab4_serial_lbs(const int64_t *tile_offsets, int64_t obj_begin, int
     // END SOLUTION
 }
 
-/* The join's objects are A's rows 0 .. a_count - 1, then B's rows. Rows object
- * j produces: an A row its matches in B (upper - lower), or 1 when it has none
- * and the join keeps A rows without partner (left, outer); a B row 1 when no A
- * row has its key and the join keeps those (right, outer). */
+/* Output rows a row of the tables produces in the join: an A row its matches in
+ * B (upper - lower), or 1 when it has none and the join keeps A rows without
+ * partner (left, outer); a B row 1 when no A row has its key and the join keeps
+ * those (right, outer), else 0 (its matches are the A rows' outputs). */
 LAB4_HD int64_t lab4_join_count(int is_a_row, int64_t matches, int b_matched, int keep_a, int keep_b)
 {
     // BEGIN SOLUTION (Step 4.4): matches, or 1 for a kept row without partner
@@ -307,8 +334,9 @@ LAB4_HD int64_t lab4_join_count(int is_a_row, int64_t matches, int b_matched, in
     // END SOLUTION
 }
 
-/* Output row number `rank` of object obj: an A row (obj < a_count) with matches
- * pairs with B row first_b + rank (first_b = its first match), an A row without
+/* Output row number `rank` of object obj, where objects are A's rows 0 ..
+ * a_count - 1, then B's rows: an A row (obj < a_count) with matches pairs with
+ * B row first_b + rank (first_b = its first match), an A row without
  * (first_b = -1) with -1; a B row (obj >= a_count) is (-1, obj - a_count), whatever
  * first_b is. */
 LAB4_HD void lab4_join_row(int64_t obj, int64_t rank, int64_t a_count, int32_t first_b,

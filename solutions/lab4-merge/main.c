@@ -31,7 +31,8 @@ static const kit_flag lab4_flags[] = {
       "merge key-value pairs (each value the item's origin, so the check sees stability) instead of keys",
       &pairs, 0, 0 },
     { "--phases", KIT_FLAG_SWITCH, NULL,
-      "also time the join's phases (search, scan, expand) with events: rows join:search, ...",
+      "also time the join's phases (search + count + scan, the expand's partitions, expand) with "
+      "events: rows join:search, join:partition, join:expand",
       &phases, 0, 0 },
     { "--trace", KIT_FLAG_SWITCH, NULL,
       "print the Merge Path partition of the lecture's 16 x 14 example (no GPU needed) and exit",
@@ -157,11 +158,12 @@ static void run_cases(kit_report *rep, const kit_options *opt, lab4_problem *p, 
     free(cases);
 }
 
-/* --phases: time search, scan and expand of the join with events. */
+/* --phases: time the join's phases with events (lab4_io.phase_events): search +
+ * count + scan, the expand's partitions, the expand. */
 static void time_phases(kit_report *rep, const kit_options *opt, lab4_problem *p, size_t n,
                         const char *param, cudaStream_t stream)
 {
-    static const char *names[3] = { "join:search", "join:scan", "join:expand" };
+    static const char *names[3] = { "join:search", "join:partition", "join:expand" };
     lab4_io *io = lab4_problem_io(p);
     cudaEvent_t ev[4] = { NULL, NULL, NULL, NULL };
     int r = 0;
@@ -214,8 +216,8 @@ static void time_phases(kit_report *rep, const kit_options *opt, lab4_problem *p
         kit_report_add(rep, &row);
     }
     if (!r && sum > 0)
-        printf("join phases (%s, n=%zu): search %.3f ms (%.0f%%), scan + row count %.3f ms (%.0f%%), "
-               "expand %.3f ms (%.0f%%)\n",
+        printf("join phases (%s, n=%zu): search + count + scan %.3f ms (%.0f%%), partition %.3f ms "
+               "(%.0f%%), expand %.3f ms (%.0f%%)\n",
                lab4_join_name(io->join), n, st[0].median, 100 * st[0].median / sum, st[1].median,
                100 * st[1].median / sum, st[2].median, 100 * st[2].median / sum);
     for (int i = 0; i < 4; i++)

@@ -24,7 +24,7 @@ search_tiles(const int32_t *__restrict__ a, int64_t a_count, const int32_t *__re
              int32_t *__restrict__ a_bound, int32_t *__restrict__ b_bound,
              uint8_t *__restrict__ a_match, uint8_t *__restrict__ b_match)
 {
-    // BEGIN SOLUTION (Step 4.2): load the intervals, search each thread's diagonal, run lab4_serial_search, store A's and B's results coalesced
+    // BEGIN SOLUTION (Step 4.2): load the intervals and the halo (lab4_tile_halo), search each thread's diagonal, run lab4_serial_search, store A's and B's results coalesced
     __shared__ int32_t keys[NV];
     __shared__ int32_t bound_s[NV]; /* A results at [0, tile_a), B results after */
     __shared__ uint8_t match_s[NV];
@@ -34,11 +34,7 @@ search_tiles(const int32_t *__restrict__ a, int64_t a_count, const int32_t *__re
 
     lab4_load_tile<NT, VT>(a + a0, tile_a, b + b0, tile_b, keys);
     /* The neighbours just outside the tile decide the flags of its edge items. */
-    lab4_halo halo;
-    halo.has_a_prev = a0 > 0;
-    halo.a_prev = a0 > 0 ? a[a0 - 1] : 0;
-    halo.has_b_next = r.b_end < b_count;
-    halo.b_next = r.b_end < b_count ? b[r.b_end] : 0;
+    lab4_halo halo = lab4_tile_halo(a, b, b_count, r);
     __syncthreads();
 
     int diag = min((int)threadIdx.x * VT, tile_n);

@@ -108,6 +108,23 @@ Test(lab4_search, merge_path_search_every_diagonal_both_tie_rules)
     }
 }
 
+/* The join's search past its tile: the upper bound from any start that has only
+ * keys <= key before it, against brute force (runs of every length, the end). */
+Test(lab4_search, join_upper_bound_from_equals_brute_force)
+{
+    for (size_t s = 0; s < NSHAPES; s++) {
+        int64_t nb = (int64_t)shapes[s].nb;
+        int32_t *b = sorted_keys((size_t)nb, shapes[s].range, 40 + s);
+        for (int32_t key = -1; key <= shapes[s].range; key++) {
+            int64_t up = lab4_upper_bound(b, nb, key);
+            for (int64_t start = 0; start <= up; start++)
+                cr_assert(eq(i64, lab4_upper_bound_from(b, nb, start, key), up),
+                          "lab4_upper_bound_from: shape %zu key %d start %lld", s, key, (long long)start);
+        }
+        free(b);
+    }
+}
+
 /* Stability is visible in the split: with all keys equal, A first puts every A
  * item before any B item; B first the opposite. */
 Test(lab4_search, merge_path_search_ties)
@@ -373,7 +390,7 @@ static void emulate_search(const int32_t *a, int64_t na, const int32_t *b, int64
         int tile_a = (int)(r.a_end - a0), tile_b = (int)(b1 - b0), tile_n = tile_a + tile_b;
         for (int i = 0; i < tile_n; i++)
             keys[i] = i < tile_a ? a[a0 + i] : b[b0 + i - tile_a];
-        lab4_halo halo = { a0 > 0, b1 < nb, a0 > 0 ? a[a0 - 1] : 0, b1 < nb ? b[b1] : 0 };
+        lab4_halo halo = lab4_tile_halo(a, b, nb, r);
         memset(bound_s, 0xA5, (size_t)nv * sizeof(int32_t));
         memset(match_s, 0xA5, (size_t)nv);
         for (int tid = 0; tid < nt; tid++) {
@@ -567,43 +584,97 @@ Test(lab4_emulate, lbs_kernel_equals_reference)
     check_lbs(empty_last, 3, "empty last object");
 }
 
-/* The join on the host: bounds, counts (lab4_join_count) and first_b (lower[i],
- * or -1 without matches), a scan, the LBS emulation and lab4_join_row, as v4
- * composes them; B rows get first_b = -1, as join_expand stages them. Returns
- * the row count and writes at most cap rows. */
+/* The join on the host, as v4 composes it. join_search_scan tile by tile, in
+ * order (so the look-back is a running count): the tile's keys and halo, the
+ * run past the tile (lab4_upper_bound_from), each thread's two searches (A first:
+ * lower bounds and B's flags; B first: upper bounds), the rows of every item
+ * (lab4_join_count) and first matches, the tile's exclusive scan, the stores of
+ * offsets, first_b and the kept B rows. Then, when the rows fit in cap, the LBS
+ * emulation over the A rows and lab4_join_row for every row, the B rows after
+ * them. Returns the row count (also when it does not fit; nothing written then). */
 static size_t emulate_join(const int32_t *a, size_t na, const int32_t *b, size_t nb, lab4_join_type type,
                            int nt, int vt, int32_t *out_a, int32_t *out_b, size_t cap)
 {
     int keep_a = type == LAB4_LEFT || type == LAB4_OUTER;
     int keep_b = type == LAB4_RIGHT || type == LAB4_OUTER;
-    size_t objs = na + nb;
-    int32_t *lower = malloc((na + 1) * 4), *upper = malloc((na + 1) * 4), *first = malloc((na + 1) * 4);
-    int32_t *b_up = malloc((nb + 1) * 4);
-    uint8_t *a_match = malloc(na + 1), *b_match = malloc(nb + 1);
-    int64_t *off = malloc((objs + 1) * sizeof(int64_t));
-    emulate_search(a, (int64_t)na, b, (int64_t)nb, nt, vt, 0, lower, b_up, a_match, b_match);
-    emulate_search(a, (int64_t)na, b, (int64_t)nb, nt, vt, 1, upper, b_up, NULL, NULL);
-    off[0] = 0;
-    for (size_t j = 0; j < objs; j++) {
-        int64_t c;
-        if (j < na) {
-            c = lab4_join_count(1, upper[j] - lower[j], 0, keep_a, keep_b);
-            first[j] = upper[j] > lower[j] ? lower[j] : -1;
-        } else
-            c = lab4_join_count(0, 0, b_match[j - na], keep_a, keep_b);
-        off[j + 1] = off[j] + c;
+    int64_t nv = (int64_t)nt * vt, ntiles;
+    int64_t *part = merge_partitions(a, (int64_t)na, b, (int64_t)nb, nv, 0, &ntiles);
+    int64_t *offsets = malloc((na + 1) * sizeof(int64_t));
+    int32_t *first = malloc((na + 1) * 4), *b_rows = malloc((nb + 1) * 4);
+    int32_t *keys = malloc((size_t)nv * 4), *lower_s = malloc((size_t)nv * 4), *upper_s = malloc((size_t)nv * 4);
+    uint8_t *matched_s = malloc((size_t)nv);
+    int64_t *offset_s = malloc((size_t)nv * sizeof(int64_t));
+    int64_t a_rows_before = 0, b_rows_before = 0; /* the look-back's two running counts */
+    for (int64_t t = 0; t < ntiles; t++) {
+        lab4_merge_range r = lab4_merge_tile_range(part, t, nv, (int64_t)na, (int64_t)nb);
+        int64_t a0 = r.a_begin, b0 = r.b_begin;
+        int tile_a = (int)(r.a_end - a0), tile_b = (int)(r.b_end - b0), tile_n = tile_a + tile_b;
+        for (int i = 0; i < tile_n; i++)
+            keys[i] = i < tile_a ? a[a0 + i] : b[b0 + i - tile_a];
+        lab4_halo halo = lab4_tile_halo(a, b, (int64_t)nb, r);
+        int64_t run_end = halo.has_b_next && tile_a > 0 && a[r.a_end - 1] == halo.b_next
+                              ? lab4_upper_bound_from(b, (int64_t)nb, r.b_end, halo.b_next)
+                              : -1;
+        memset(lower_s, 0xA5, (size_t)nv * 4);
+        memset(upper_s, 0xA5, (size_t)nv * 4);
+        memset(matched_s, 0xA5, (size_t)nv);
+        for (int tid = 0; tid < nt; tid++) {
+            int diag = tid * vt < tile_n ? tid * vt : tile_n;
+            int steps = vt < tile_n - diag ? vt : tile_n - diag;
+            int split = (int)lab4_merge_path_search(keys, tile_a, keys + tile_a, tile_b, diag, 0);
+            lab4_serial_search(keys, tile_a, tile_b, split, diag - split, steps, vt, 0, a0, b0, halo, lower_s,
+                               lower_s + tile_a, NULL, matched_s + tile_a);
+            split = (int)lab4_merge_path_search(keys, tile_a, keys + tile_a, tile_b, diag, 1);
+            lab4_serial_search(keys, tile_a, tile_b, split, diag - split, steps, vt, 1, a0, b0, halo, upper_s,
+                               upper_s + tile_a, NULL, NULL);
+        }
+        int64_t tile_rows = 0;
+        for (int i = 0; i < tile_n; i++) {
+            int64_t c;
+            if (i < tile_a) {
+                int64_t lower = lower_s[i];
+                int64_t upper = run_end >= 0 && keys[i] == halo.b_next ? run_end : upper_s[i];
+                cr_assert(eq(i64, lower, lab4_lower_bound(b, (int64_t)nb, keys[i])),
+                          "step 4.4 (join emulation): tile %lld, lower bound of a[%lld]", (long long)t,
+                          (long long)(a0 + i));
+                cr_assert(eq(i64, upper, lab4_upper_bound(b, (int64_t)nb, keys[i])),
+                          "step 4.4 (join emulation): tile %lld, upper bound of a[%lld]", (long long)t,
+                          (long long)(a0 + i));
+                c = lab4_join_count(1, upper - lower, 0, keep_a, keep_b);
+                upper_s[i] = upper > lower ? (int32_t)lower : -1;
+            } else
+                c = lab4_join_count(0, 0, matched_s[i], keep_a, keep_b);
+            offset_s[i] = tile_rows;
+            tile_rows += c;
+        }
+        int64_t tile_a_rows = tile_a < tile_n ? offset_s[tile_a] : tile_rows;
+        for (int i = 0; i < tile_n; i++) {
+            if (i < tile_a) {
+                offsets[a0 + i] = a_rows_before + offset_s[i];
+                first[a0 + i] = upper_s[i];
+            } else if (lab4_join_count(0, 0, matched_s[i], keep_a, keep_b))
+                b_rows[b_rows_before + offset_s[i] - tile_a_rows] = (int32_t)(b0 + i - tile_a);
+        }
+        a_rows_before += tile_a_rows;
+        b_rows_before += tile_rows - tile_a_rows;
     }
-    size_t rows = (size_t)off[objs];
-    if (rows <= cap && rows > 0) {
-        int32_t *obj = malloc(rows * 4), *rank = malloc(rows * 4);
-        emulate_lbs(off, (int64_t)objs, nt, vt, obj, rank);
-        for (size_t k = 0; k < rows; k++)
-            lab4_join_row(obj[k], rank[k], (int64_t)na, obj[k] < (int64_t)na ? first[obj[k]] : -1, &out_a[k],
-                          &out_b[k]);
-        free(obj);
-        free(rank);
+    offsets[na] = a_rows_before;
+    size_t rows = (size_t)(a_rows_before + b_rows_before);
+    if (rows <= cap) {
+        size_t a_rows = (size_t)a_rows_before;
+        if (a_rows > 0) {
+            int32_t *obj = malloc(a_rows * 4), *rank = malloc(a_rows * 4);
+            emulate_lbs(offsets, (int64_t)na, nt, vt, obj, rank);
+            for (size_t k = 0; k < a_rows; k++)
+                lab4_join_row(obj[k], rank[k], (int64_t)na, first[obj[k]], &out_a[k], &out_b[k]);
+            free(obj);
+            free(rank);
+        }
+        for (size_t u = 0; a_rows + u < rows; u++)
+            lab4_join_row((int64_t)na + b_rows[u], 0, (int64_t)na, -1, &out_a[a_rows + u], &out_b[a_rows + u]);
     }
-    free(lower); free(upper); free(first); free(b_up); free(a_match); free(b_match); free(off);
+    free(part); free(offsets); free(first); free(b_rows);
+    free(keys); free(lower_s); free(upper_s); free(matched_s); free(offset_s);
     return rows;
 }
 

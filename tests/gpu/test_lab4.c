@@ -396,6 +396,76 @@ Test(lab4_v4, output_larger_than_capacity_is_a_clean_error)
     free(a);
 }
 
+/* True when count int32 from d_ptr all still hold kit_poison's bytes (0xA5). */
+static int still_poisoned(const int32_t *d_ptr, size_t count)
+{
+    int32_t *h = kit_download(d_ptr, count * sizeof(int32_t));
+    int32_t poison;
+    memset(&poison, 0xA5, sizeof poison);
+    size_t k = 0;
+    while (k < count && h[k] == poison)
+        k++;
+    free(h);
+    return k == count;
+}
+
+/* The row count stays on the device until the launcher's last step, so the
+ * expand is launched for join_capacity rows and must itself find a bigger join
+ * and write nothing. At the edges: capacity = rows passes, rows - 1 is refused
+ * with the true count and leaves the output as it was; a capacity 4x the rows
+ * passes (the expand's grid sized for it); runs in a row agree (the look-back's
+ * status words are reset in every run); a join of disjoint tables has 0 rows. */
+Test(lab4_v4, capacity_edges_and_repeated_runs)
+{
+    KIT_TEST_REQUIRE_GPU();
+    size_t n = 3 * LAB4_SEARCH_NV + 5, na = n / 2, nb = n - na; /* several search tiles */
+    int32_t *a = malloc(na * sizeof(int32_t)), *b = malloc(nb * sizeof(int32_t));
+    lab4_make_table(a, na, 4, 41);
+    lab4_make_table(b, nb, 4, 42);
+    lab4_problem *p = lab4_problem_create(LAB4_JOIN, a, na, b, nb);
+    cr_assert(eq(int, lab4_problem_set_join(p, LAB4_OUTER), 0));
+    lab4_io *io = lab4_problem_io(p);
+    size_t rows = lab4_problem_join_rows(p);
+    cr_assert(eq(sz, io->join_capacity, rows), "the first join type sizes the output exactly");
+    cr_assert(gt(sz, rows, n), "duplicates: more rows than keys");
+    kit_case c = lab4_problem_case(p, 4);
+    for (int run = 0; run < 3; run++)
+        kit_test_expect_pass(c, lab4_variants[4].info.step, run ? "capacity = rows, run again" : "capacity = rows");
+
+    io->join_capacity = rows - 1;
+    cr_assert(eq(int, kit_poison(io->join_a, rows * sizeof(int32_t), 0), 0));
+    cr_assert(eq(int, kit_poison(io->join_b, rows * sizeof(int32_t), 0), 0));
+    int r = lab4_join(io, 0);
+    if (r == KIT_TODO)
+        cr_fail("Step 4.4 (join) is not implemented yet (TODO)");
+    cr_assert(eq(int, r, LAB4_ERR_JOIN_TOO_LARGE), "Step 4.4: %zu rows with join_capacity %zu", rows, rows - 1);
+    cr_assert(eq(sz, *io->join_rows, rows), "Step 4.4: on LAB4_ERR_JOIN_TOO_LARGE, *join_rows is the true count");
+    cr_assert(eq(int, (int)cudaDeviceSynchronize(), 0), "the context must survive");
+    cr_assert(still_poisoned(io->join_a, rows) && still_poisoned(io->join_b, rows),
+              "Step 4.4: a join that does not fit writes no row (capacity = rows - 1)");
+
+    io->join_capacity = 4 * rows; /* more than the buffers hold: the join must write only its rows */
+    r = lab4_join(io, 0);
+    cr_assert(eq(int, r, 0), "Step 4.4: join_capacity 4x the rows");
+    cr_assert(eq(int, (int)cudaDeviceSynchronize(), 0));
+    char msg[512] = "";
+    cr_assert(eq(int, c.check(c.ctx, msg, sizeof msg), 0), "Step 4.4, join_capacity 4x the rows: %s", msg);
+    io->join_capacity = rows;
+    kit_test_expect_pass(c, lab4_variants[4].info.step, "capacity = rows, after the others");
+    lab4_problem_destroy(p);
+
+    for (size_t j = 0; j < nb; j++) /* keys no A row has: lab4_make_table's keys are >= 0 */
+        b[j] = -1 - (int32_t)(nb - j);
+    lab4_problem *q = lab4_problem_create(LAB4_JOIN, a, na, b, nb);
+    cr_assert(eq(int, lab4_problem_set_join(q, LAB4_INNER), 0));
+    cr_assert(eq(sz, lab4_problem_io(q)->join_capacity, (size_t)0));
+    kit_test_expect_pass(lab4_problem_case(q, 4), lab4_variants[4].info.step, "disjoint tables: 0 rows, capacity 0");
+    cr_assert(eq(sz, *lab4_problem_io(q)->join_rows, (size_t)0));
+    lab4_problem_destroy(q);
+    free(a);
+    free(b);
+}
+
 /* A join past LAB4_JOIN_MAX_ROWS (2^16 x 2^16 equal keys = 2^32 rows) is refused
  * with a message (the driver then exits 2) before anything is allocated for it,
  * and the problem stays usable. */
