@@ -22,8 +22,9 @@ set -euo pipefail
 # Tile shapes tried by the tuning sweep: name and -D flags (lab5.h, v3_onesweep.cu).
 TUNE_SHAPES=(
     "nt384-vt24-vp22:"
+    "max-carveout:-DLAB5_FIT_CARVEOUT=0"
     "nt384-vt20-vp20:-DLAB5_ONESWEEP_VT=20 -DLAB5_ONESWEEP_VT_PAIRS=20"
-    "nt384-vt24-vp22-no-prefetch:-DLAB5_PREFETCH_VALUES=0"
+    "nt384-vt24-vp24:-DLAB5_ONESWEEP_VT_PAIRS=24"
     "nt256-vt24-vp22-b3:-DLAB5_ONESWEEP_NT=256 -DLAB5_ONESWEEP_MIN_BLOCKS=3"
     "nt512-vt16-vp16:-DLAB5_ONESWEEP_NT=512 -DLAB5_ONESWEEP_VT=16 -DLAB5_ONESWEEP_VT_PAIRS=16"
 )

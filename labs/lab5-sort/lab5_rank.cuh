@@ -32,6 +32,13 @@ struct lab5_rank_storage {
     uint32_t base[LAB5_DIGITS];            /* global position of tile position 0, per digit */
 };
 
+/* Warp-striped position of a lane's item u in the tile (see the top of this file). */
+template <int VT>
+static __device__ __forceinline__ int lab5_striped_index(int u)
+{
+    return (int)(threadIdx.x / 32) * VT * 32 + u * 32 + (int)lab5_lane();
+}
+
 /* Load the tile of count words (keys, or values) that starts at `offset`,
  * warp-striped. Items past the end get `pad`, and are never stored: for keys,
  * the key whose ordered word is all ones (digit 255 in every pass, ranked after
@@ -40,15 +47,14 @@ template <int NT, int VT>
 static __device__ __forceinline__ void lab5_load_striped(const uint32_t *src, size_t offset, int count, uint32_t pad,
                                                          uint32_t (&w)[VT])
 {
-    const int first = (int)(threadIdx.x / 32) * VT * 32 + (int)lab5_lane();
     if (count == NT * VT) {
 #pragma unroll
         for (int u = 0; u < VT; u++)
-            w[u] = src[offset + first + u * 32];
+            w[u] = src[offset + lab5_striped_index<VT>(u)];
     } else {
 #pragma unroll
         for (int u = 0; u < VT; u++) {
-            int i = first + u * 32;
+            int i = lab5_striped_index<VT>(u);
             w[u] = i < count ? src[offset + i] : pad;
         }
     }
@@ -152,68 +158,85 @@ static __device__ __forceinline__ unsigned lab5_digit_peers(uint32_t d)
 }
 
 /* After a barrier that follows lab5_warp_starts: rank the warp's keys and put each
- * at its rank in shared memory; rank[u] keeps where key u went (for its value).
- * For each u the lanes holding the same digit (the peers, lab5_digit_peers) are
- * numbered by lane; the highest peer reserves that many slots of the digit with
- * one atomicAdd on the warp's counter and passes the first slot to the others
- * with a shuffle. */
-template <int VT, lab5_type T>
+ * at its rank in shared memory. For each u the lanes holding the same digit (the
+ * peers, lab5_digit_peers) are numbered by lane; the highest peer reserves that
+ * many slots of the digit with one atomicAdd on the warp's counter and passes the
+ * first slot to the others with a shuffle. PAIRS: s_rank[i] = where the key at
+ * striped position i went (16 bits: a tile holds fewer than 65536 keys), for its
+ * value. In shared memory rather than registers: a thread then never holds the
+ * ranks and the values at once, which leaves room for bigger tiles. */
+template <int VT, lab5_type T, bool PAIRS>
 static __device__ __forceinline__ void lab5_rank_to_shared(const uint32_t (&k)[VT], int pass, uint32_t *row,
-                                                           uint32_t *s_keys, uint32_t (&rank)[VT])
+                                                           uint32_t *s_keys, uint16_t *s_rank)
 {
-    // TODO(Step 5.2): per u: peers = lab5_digit_peers(digit); my place = popc(peers up to and including me); the highest peer (whose place is the peer count) atomicAdds its place to row[digit] and shuffles the old value to the peers; rank[u] = old value + place - 1; store the key there (about 13 lines)
-    (void)k; (void)pass; (void)row; (void)s_keys;
-    for (int u = 0; u < VT; u++)
-        rank[u] = 0;
+    // TODO(Step 5.2): per u: peers = lab5_digit_peers(digit); my place = popc(peers up to and including me); the highest peer (whose place is the peer count) atomicAdds its place to row[digit] and shuffles the old value to the peers; rank = old value + place - 1; store the key there; PAIRS: s_rank[lab5_striped_index<VT>(u)] = rank (about 15 lines)
+    (void)k; (void)pass; (void)row; (void)s_keys; (void)s_rank;
 }
 
-/* Pairs, after lab5_rank_to_shared: load the tile's values (warp-striped, like
- * the keys) and put each where its key went. Loaded only now, so that a thread
- * never holds its keys and its values in registers at the same time. */
-template <int NT, int VT>
-static __device__ __forceinline__ void lab5_values_to_shared(const uint32_t *values, size_t offset, int count,
-                                                             const uint32_t (&rank)[VT], uint32_t *s_values)
-{
-    uint32_t v[VT];
-    lab5_load_striped<NT, VT>(values, offset, count, 0u, v);
-#pragma unroll
-    for (int u = 0; u < VT; u++)
-        s_values[rank[u]] = v[u];
-}
-
-/* After a barrier that follows the ranking and the setting of s.base: write the
- * sorted tile out. Neighbouring threads take neighbouring tile positions, which
- * mostly hold the same digit, so a warp's stores land in a few runs of
- * consecutive addresses. Position i of digit d goes to base[d] + i (unsigned
- * arithmetic: base[d] may be "negative", the sum is the position). FULL: the
- * tile holds NT * VT keys, and no position needs a bounds test. */
-template <int NT, int VT, lab5_type T, bool PAIRS, bool FULL>
-static __device__ __forceinline__ void lab5_scatter_tile(const uint32_t *s_keys, const uint32_t *s_values, int count,
-                                                         int pass, const uint32_t *base, uint32_t *keys_out,
-                                                         uint32_t *values_out)
+/* Write the tile's keys out of shared memory, in tile order: neighbouring threads
+ * take neighbouring tile positions, which mostly hold the same digit, so a warp's
+ * stores land in a few runs of consecutive addresses. Position i of digit d goes
+ * to base[d] + i (unsigned arithmetic: base[d] may be "negative", the sum is the
+ * position). digits: each position's digit, 4 packed per word, for the values.
+ * FULL: the tile holds NT * VT keys, and no position needs a bounds test. */
+template <int NT, int VT, lab5_type T, bool FULL>
+static __device__ __forceinline__ void lab5_scatter_keys(const uint32_t *s_keys, int count, int pass,
+                                                         const uint32_t *base, uint32_t *keys_out,
+                                                         uint32_t (&digits)[(VT + 3) / 4])
 {
 #pragma unroll
     for (int u = 0; u < VT; u++) {
         int i = u * NT + (int)threadIdx.x;
-        if (FULL || i < count) {
-            uint32_t key = s_keys[i];
-            uint32_t to = base[lab5_digit8<T>(key, pass)] + (uint32_t)i;
-            keys_out[to] = key;
-            if (PAIRS)
-                values_out[to] = s_values[i];
-        }
+        uint32_t key = s_keys[i], d = lab5_digit8<T>(key, pass);
+        digits[u / 4] |= d << 8 * (u % 4);
+        if (FULL || i < count)
+            keys_out[base[d] + (uint32_t)i] = key;
     }
 }
 
-template <int NT, int VT, lab5_type T, bool PAIRS>
-static __device__ __forceinline__ void lab5_scatter_from_shared(const uint32_t *s_keys, const uint32_t *s_values,
-                                                                int count, int pass, const uint32_t *base,
-                                                                uint32_t *keys_out, uint32_t *values_out)
+/* The same for the values, with the digits that lab5_scatter_keys kept. (With a
+ * FULL version too, the pass kernel of onesweep no longer fits its registers.) */
+template <int NT, int VT>
+static __device__ __forceinline__ void lab5_scatter_values(const uint32_t *s_values, int count, const uint32_t *base,
+                                                           const uint32_t (&digits)[(VT + 3) / 4],
+                                                           uint32_t *values_out)
 {
-    if (count == NT * VT)
-        lab5_scatter_tile<NT, VT, T, PAIRS, true>(s_keys, s_values, count, pass, base, keys_out, values_out);
+#pragma unroll
+    for (int u = 0; u < VT; u++) {
+        int i = u * NT + (int)threadIdx.x;
+        if (i < count)
+            values_out[base[digits[u / 4] >> 8 * (u % 4) & 0xff] + (uint32_t)i] = s_values[i];
+    }
+}
+
+/* After a barrier that follows the ranking and the setting of base: write the
+ * sorted tile out, keys first (s_tile holds them). PAIRS, in CUB's order: the
+ * tile's values (starting at `offset` in `values`, warp-striped like the keys)
+ * are loaded before the keys are written, so the loads are in flight meanwhile;
+ * then each value goes where its key went (s_rank), in the same shared memory,
+ * and is written out with its key's digit. Every thread of the block calls it. */
+template <int NT, int VT, lab5_type T, bool PAIRS>
+static __device__ __forceinline__ void lab5_scatter_tile(uint32_t *s_tile, const uint16_t *s_rank,
+                                                         const uint32_t *values, size_t offset, int count,
+                                                         int pass, const uint32_t *base, uint32_t *keys_out,
+                                                         uint32_t *values_out)
+{
+    const bool full = count == NT * VT;
+    uint32_t v[VT], digits[(VT + 3) / 4] = {};
+    if (PAIRS)
+        lab5_load_striped<NT, VT>(values, offset, count, 0u, v);
+    if (full)
+        lab5_scatter_keys<NT, VT, T, true>(s_tile, count, pass, base, keys_out, digits);
     else
-        lab5_scatter_tile<NT, VT, T, PAIRS, false>(s_keys, s_values, count, pass, base, keys_out, values_out);
+        lab5_scatter_keys<NT, VT, T, false>(s_tile, count, pass, base, keys_out, digits);
+    if (!PAIRS)
+        return;
+    __syncthreads(); /* every key is out of s_tile */
+#pragma unroll
+    for (int u = 0; u < VT; u++)
+        s_tile[s_rank[lab5_striped_index<VT>(u)]] = v[u];
+    __syncthreads();
+    lab5_scatter_values<NT, VT>(s_tile, count, base, digits, values_out);
 }
 
 #endif

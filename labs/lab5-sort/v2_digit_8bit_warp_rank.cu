@@ -39,7 +39,7 @@ static __global__ void __launch_bounds__(NT)
 scatter_tiles(const uint32_t *keys, const uint32_t *values, size_t n, int pass, const uint32_t *counts,
               uint32_t *keys_out, uint32_t *values_out)
 {
-    // TODO(Step 5.2): load; warp histograms; barrier; per digit: warp prefix, digit scan, warp starts; barrier; lab5_rank_to_shared; base[d] = counts[d * tiles + tile] - digit start; barrier; lab5_scatter_from_shared (about 23 lines)
+    // TODO(Step 5.2): load; warp histograms; barrier; per digit: warp prefix, digit scan, warp starts; barrier; lab5_rank_to_shared; base[d] = counts[d * tiles + tile] - digit start; barrier; lab5_scatter_tile (about 22 lines)
 }
 
 template <lab5_type T, bool PAIRS>

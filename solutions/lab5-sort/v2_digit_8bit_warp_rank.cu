@@ -51,14 +51,14 @@ static __global__ void __launch_bounds__(NT)
 scatter_tiles(const uint32_t *keys, const uint32_t *values, size_t n, int pass, const uint32_t *counts,
               uint32_t *keys_out, uint32_t *values_out)
 {
-    // BEGIN SOLUTION (Step 5.2): load; warp histograms; barrier; per digit: warp prefix, digit scan, warp starts; barrier; lab5_rank_to_shared; base[d] = counts[d * tiles + tile] - digit start; barrier; lab5_scatter_from_shared
-    __shared__ uint32_t s_keys[NV];
-    __shared__ uint32_t s_values[PAIRS ? NV : 1];
+    // BEGIN SOLUTION (Step 5.2): load; warp histograms; barrier; per digit: warp prefix, digit scan, warp starts; barrier; lab5_rank_to_shared; base[d] = counts[d * tiles + tile] - digit start; barrier; lab5_scatter_tile
+    __shared__ uint32_t s_tile[NV];                 /* the sorted keys, then their values */
+    __shared__ uint16_t s_rank[PAIRS ? NV : 1];     /* where each key went, for its value */
     __shared__ lab5_rank_storage<NT> s;
     const size_t tiles = lab5_tile_count(n, NV), tile = blockIdx.x;
     const int count = (int)lab5_tile_items(n, NV, tile);
     uint32_t *row = s.warp_digit[threadIdx.x / 32];
-    uint32_t k[VT], rank[VT];
+    uint32_t k[VT];
     lab5_load_striped<NT, VT>(keys, tile * NV, count, lab5_pad_key<T>(), k);
     lab5_warp_histogram<VT, T>(k, pass, row);
     __syncthreads();
@@ -70,11 +70,10 @@ scatter_tiles(const uint32_t *keys, const uint32_t *values, size_t n, int pass, 
         s.base[threadIdx.x] = counts[threadIdx.x * tiles + tile] - digit_start;
     }
     __syncthreads();
-    lab5_rank_to_shared<VT, T>(k, pass, row, s_keys, rank);
-    if (PAIRS)
-        lab5_values_to_shared<NT, VT>(values, tile * NV, count, rank, s_values);
+    lab5_rank_to_shared<VT, T, PAIRS>(k, pass, row, s_tile, s_rank);
     __syncthreads();
-    lab5_scatter_from_shared<NT, VT, T, PAIRS>(s_keys, s_values, count, pass, s.base, keys_out, values_out);
+    lab5_scatter_tile<NT, VT, T, PAIRS>(s_tile, s_rank, values, tile * NV, count, pass, s.base, keys_out,
+                                        values_out);
     // END SOLUTION
 }
 

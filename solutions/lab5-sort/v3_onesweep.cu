@@ -51,11 +51,11 @@ static_assert(NT % 32 == 0 && NT >= LAB5_DIGITS, "one thread per digit for the l
 #ifndef LAB5_ONESWEEP_MIN_BLOCKS
 #define LAB5_ONESWEEP_MIN_BLOCKS 2
 #endif
-/* Pairs: ask for the tile's values in L2 when the tile starts (-D0 to compare:
- * at 2^28 it saves 3% on an H200 and costs 3% on an H100, at 2^24 it changes
- * less than 1%: lab5_tune_*.csv). */
-#ifndef LAB5_PREFETCH_VALUES
-#define LAB5_PREFETCH_VALUES 1
+/* Shared memory is carved out of the SM's L1, whose lines also receive the loads
+ * in flight: 1 = ask for just the shared memory the resident blocks need, 0 = the
+ * largest carveout (-D to compare, lab5_tune_*.csv). */
+#ifndef LAB5_FIT_CARVEOUT
+#define LAB5_FIT_CARVEOUT 1
 #endif
 
 /* [[maybe_unused]]: the starter's stubs do not call these yet */
@@ -68,20 +68,6 @@ static_assert(NT % 32 == 0 && NT >= LAB5_DIGITS, "one thread per digit for the l
     uint32_t v;
     asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
     return v;
-}
-
-/* Ask for bytes (a multiple of 16, from a 16-byte aligned address) to be brought
- * into L2, without waiting and without registers: one bulk copy instruction. It
- * is a hint only, so before sm_90 (no bulk copies) it does nothing. */
-[[maybe_unused]] static __device__ __forceinline__ void prefetch_l2(const void *p, uint32_t bytes)
-{
-#if __CUDA_ARCH__ >= 900
-    if (bytes)
-        asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(p), "r"(bytes) : "memory");
-#else
-    (void)p;
-    (void)bytes;
-#endif
 }
 
 /* ---- the histograms of all four passes --------------------------------------------- */
@@ -193,8 +179,9 @@ template <bool PAIRS>
 struct pass_shape {
     static constexpr int VT = PAIRS ? VT_PAIRS : VT_KEYS;
     static constexpr int NV = NT * VT;
-    /* dynamic shared memory: the sorted tile's keys (and values) */
-    static constexpr size_t SMEM = (size_t)NV * sizeof(uint32_t) * (PAIRS ? 2 : 1);
+    /* dynamic shared memory: the sorted tile's keys, then its values; with
+     * values, each key's rank (16 bits) */
+    static constexpr size_t SMEM = (size_t)NV * (sizeof(uint32_t) + (PAIRS ? sizeof(uint16_t) : 0));
 };
 
 /* Thread t < 256, tile > 0: the number of keys of digit t in all tiles before
@@ -223,7 +210,7 @@ onesweep_pass(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys
               uint32_t *keys_alt, uint32_t *values_alt, size_t n, int pass, uint32_t *ctl)
 {
     typedef pass_shape<PAIRS> S;
-    // BEGIN SOLUTION (Step 5.3): skip a pass the PLAN leaves out; pick source and destination (lab5_live_before, lab5_write_to_output); loop: ticket; load; warp histograms; publish A (P for tile 0); digit scan; rank (pairs: lab5_values_to_shared; prefetch_l2 of the values at the tile start is optional); look back, publish P, set base; scatter
+    // BEGIN SOLUTION (Step 5.3): skip a pass the PLAN leaves out; pick source and destination (lab5_live_before, lab5_write_to_output); loop: ticket; load; warp histograms; publish A (P for tile 0); digit scan; rank; look back, publish P, set base; barrier; lab5_scatter_tile
     const uint32_t plan = ctl[LAB5_OS_PLAN];
     if (!(plan >> pass & 1))
         return;
@@ -239,7 +226,8 @@ onesweep_pass(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys
     uint32_t *dst_keys = to_out ? keys_out : keys_alt, *dst_values = to_out ? values_out : values_alt;
 
     extern __shared__ __align__(16) uint32_t smem[];
-    uint32_t *s_keys = smem, *s_values = smem + S::NV;
+    uint32_t *s_tile = smem;                          /* the sorted keys, then their values */
+    uint16_t *s_rank = (uint16_t *)(smem + S::NV);    /* pairs: where each key went */
     __shared__ lab5_rank_storage<NT> s;
     __shared__ uint32_t tile_id;
     const size_t tiles = lab5_tile_count(n, S::NV);
@@ -258,13 +246,8 @@ onesweep_pass(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys
             return;
         const size_t offset = (size_t)tile * S::NV;
         const int count = (int)lab5_tile_items(n, S::NV, tile);
-#if LAB5_PREFETCH_VALUES
-        /* the values are loaded only after the ranking: start bringing them into L2 now */
-        if (PAIRS && threadIdx.x == 0)
-            prefetch_l2(src_values + offset, (uint32_t)count * sizeof(uint32_t) & ~15u);
-#endif
 
-        uint32_t k[S::VT], rank[S::VT];
+        uint32_t k[S::VT];
         lab5_load_striped<NT, S::VT>(src_keys, offset, count, lab5_pad_key<T>(), k);
         lab5_warp_histogram<S::VT, T>(k, pass, row);
         __syncthreads();
@@ -279,9 +262,7 @@ onesweep_pass(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys
         if (digit_thread)
             lab5_warp_starts<NT>(s, digit_start);
         __syncthreads();
-        lab5_rank_to_shared<S::VT, T>(k, pass, row, s_keys, rank);
-        if (PAIRS)
-            lab5_values_to_shared<NT, S::VT>(src_values, offset, count, rank, s_values);
+        lab5_rank_to_shared<S::VT, T, PAIRS>(k, pass, row, s_tile, s_rank);
         if (digit_thread) {
             uint32_t before = 0;
             if (tile > 0) {
@@ -292,7 +273,8 @@ onesweep_pass(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys
             s.base[threadIdx.x] = digit_offset + before - digit_start;
         }
         __syncthreads();
-        lab5_scatter_from_shared<NT, S::VT, T, PAIRS>(s_keys, s_values, count, pass, s.base, dst_keys, dst_values);
+        lab5_scatter_tile<NT, S::VT, T, PAIRS>(s_tile, s_rank, src_values, offset, count, pass, s.base, dst_keys,
+                                               dst_values);
     }
     // END SOLUTION
 }
@@ -314,12 +296,36 @@ static int resident_blocks(K kernel, int threads, size_t smem, int *blocks)
     return 0;
 }
 
+/* The pass kernel's carveout (LAB5_FIT_CARVEOUT): the percentage of the SM's
+ * shared memory that LAB5_ONESWEEP_MIN_BLOCKS blocks need (dynamic + static + the
+ * 1 KB reserved per block), rounded up by the driver to a carveout it has; the
+ * rest of the SM's 256 KB of L1 + shared memory stays L1. */
+template <typename K>
+static int set_carveout(K kernel, size_t dynamic_smem)
+{
+    int percent = (int)cudaSharedmemCarveoutMaxShared;
+#if LAB5_FIT_CARVEOUT
+    int dev = 0, per_sm = 0;
+    cudaFuncAttributes attr;
+    if (int err = KIT_CHECK(cudaGetDevice(&dev)))
+        return err;
+    if (int err = KIT_CHECK(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev)))
+        return err;
+    if (int err = KIT_CHECK(cudaFuncGetAttributes(&attr, kernel)))
+        return err;
+    size_t need = (size_t)LAB5_ONESWEEP_MIN_BLOCKS * (dynamic_smem + attr.sharedSizeBytes + 1024);
+    percent = (int)((need * 100 + per_sm - 1) / per_sm);
+    percent = percent < 100 ? percent : 100;
+#endif
+    return KIT_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, percent));
+}
+
 template <lab5_type T, bool PAIRS>
 struct onesweep {
     static int run(const lab5_sort_io *io, cudaStream_t stream)
     {
         typedef pass_shape<PAIRS> S;
-        // BEGIN SOLUTION (Step 5.3): once: opt in to S::SMEM of dynamic shared memory and the largest carveout, size both grids; histogram kernel (zeroes the status of 4 x tiles), then the 4 pass kernels
+        // BEGIN SOLUTION (Step 5.3): once: opt in to S::SMEM of dynamic shared memory and set the carveout (set_carveout), size both grids; histogram kernel (zeroes the status of 4 x tiles), then the 4 pass kernels
         const size_t tiles = lab5_tile_count(io->n, S::NV);
         const size_t status_words = lab5_onesweep_words(tiles) - LAB5_OS_STATUS;
         if (lab5_onesweep_words(tiles) > io->ws->onesweep_words)
@@ -330,8 +336,7 @@ struct onesweep {
             if (int err = KIT_CHECK(
                     cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)S::SMEM)))
                 return err;
-            if (int err = KIT_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                                         (int)cudaSharedmemCarveoutMaxShared)))
+            if (int err = set_carveout(kernel, S::SMEM))
                 return err;
             if (int err = resident_blocks(kernel, NT, S::SMEM, &pass_blocks))
                 return err;
