@@ -23,19 +23,21 @@
  * Tuned for throughput: 8-bit digits (4 passes), big tiles (384 threads x 24 keys,
  * 22 with values), keys in registers, ranking by warp votes with per-warp
  * counters (lab5_rank.cuh), counts published before the ranking so successors
- * rarely wait, values loaded only after the ranking (keys and values never share
- * the registers, so the tile stays big) and asked into L2 when the tile starts,
- * persistent blocks (as many as fit, each taking tiles from the ticket until none
- * is left: a skipped pass costs one tiny launch), keys written through shared
- * memory so a warp's stores are runs of one digit.
+ * rarely wait, persistent blocks (as many as fit, each taking tiles from the
+ * ticket until none is left: a skipped pass costs one tiny launch), keys written
+ * through shared memory so a warp's stores are runs of one digit. With values,
+ * CUB's order: ranks kept in shared memory, keys written first, the values
+ * loaded meanwhile and put in the keys' shared memory (registers never hold
+ * keys and values at once). Shared memory is asked for what 2 blocks need and
+ * no more: the rest of the SM's 256 KB stays L1, where the loads in flight land.
  * What is left: ~2n traffic per pass plus one read for the histograms; the
  * ranking and the look-back are serial phases of a tile that other blocks on
- * the SM have to cover, so a pass runs at ~30% of the H100's DRAM peak and ~20%
- * of the H200's (ncu), like CUB's.
+ * the SM have to cover.
  * Measured against CUB's SortKeys / SortPairs in the same runs (u32, uniform,
- * plots/data/lab5_tune_h100.csv run 4 and lab5_tune_h200.csv):
- *   keys  2^24 / 2^28: 1.11x / 1.05x on an H100, 1.13x / 1.07x on an H200;
- *   pairs 2^24 / 2^28: 0.97x / 0.90x on an H100, 1.01x / 0.96x on an H200. */
+ * plots/data/lab5_keys*.csv, lab5_pairs*.csv; 2^24 / 2^28):
+ *   keys:  1.17x / 1.12x on an H100, 1.19x / 1.12x on an H200;
+ *   pairs: 1.01x / 0.91x on an H100, 1.05x / 1.00x on an H200 (at 2^28 the H100
+ *          pass moves CUB's bytes at 59-60% of the DRAM peak against 62%). */
 #include "lab5_rank.cuh"
 
 enum {
