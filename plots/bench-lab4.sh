@@ -4,7 +4,7 @@
 #                        (|A| = |B|; the bars use n = 2^26)
 #   lab4_join_u.csv      inner/left/right/outer joins, unique keys, n = 2^10..2^24 rows in A + B
 #   lab4_join_d4.csv     the same with about 4 rows per key
-#   lab4_phases_u.csv    the join's phases (search, scan + row count, expand) at n = 2^24,
+#   lab4_phases_u.csv    the join's phases (search + count + scan, partition, expand) at n = 2^24,
 #   lab4_phases_d4.csv   unique keys and ~4 duplicates; summary lines in lab4_phases.txt
 #   lab4_search.csv      sorted search and load-balancing search at n = 2^26 (one run each)
 #   lab4_lbs.csv

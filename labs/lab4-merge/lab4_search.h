@@ -57,8 +57,10 @@ LAB4_HD int64_t lab4_upper_bound(const int32_t *b, int64_t count, int32_t key)
 /* How many of b[0..count) are <= key, when b[0..start) are known to be <= key:
  * an exponential search from start (steps 1, 2, 4, ... until one lands past the
  * key, then a binary search inside that last step). A run of r keys equal to key
- * from start on costs about 2 log2(r) reads, however long b is: the join's search
- * tile uses it for the one key whose run of equal B keys continues past the tile. */
+ * from start on costs about 2 log2(r) reads (one when it ends at start), however
+ * long b is: the join's search tile uses it for the upper bound of every A row
+ * with a match (in the tile's B keys, from just past its lower bound) and for the
+ * one key whose run of equal B keys continues past the tile (in global memory). */
 LAB4_HD int64_t lab4_upper_bound_from(const int32_t *b, int64_t count, int64_t start, int32_t key)
 {
     int64_t lo = start, step = 1; /* b[0..lo) <= key */
@@ -66,7 +68,9 @@ LAB4_HD int64_t lab4_upper_bound_from(const int32_t *b, int64_t count, int64_t s
         lo += step;
         step *= 2;
     }
-    int64_t hi = lo + step < count ? lo + step : count; /* b[hi - 1] > key, or hi == count */
+    /* The answer is in [lo, hi]: b[lo + step - 1] > key when it exists. A run that
+     * ends at start costs one read. */
+    int64_t hi = lo + step - 1 < count ? lo + step - 1 : count;
     return lo + lab4_upper_bound(b + lo, hi - lo, key);
 }
 
@@ -207,7 +211,7 @@ LAB4_HD void lab4_serial_search(const int32_t *keys, int a_count, int b_count, i
                                 lab4_halo halo, int32_t *a_bound, int32_t *b_bound,
                                 uint8_t *a_match, uint8_t *b_match)
 {
-    // TODO(Step 4.2): walk the merge; an emitted A item records the B cursor, a B item the A cursor (about 30 lines)
+    // TODO(Step 4.2): walk the merge; an emitted A item records the B cursor, a B item the A cursor; keep both heads (and the last A key, for B's flags) in registers (about 36 lines)
     (void)keys; (void)a_count; (void)b_count; (void)a; (void)b; (void)count; (void)vt;
     (void)upper; (void)a_base; (void)b_base; (void)halo;
     (void)a_bound; (void)b_bound; (void)a_match; (void)b_match;

@@ -57,8 +57,10 @@ LAB4_HD int64_t lab4_upper_bound(const int32_t *b, int64_t count, int32_t key)
 /* How many of b[0..count) are <= key, when b[0..start) are known to be <= key:
  * an exponential search from start (steps 1, 2, 4, ... until one lands past the
  * key, then a binary search inside that last step). A run of r keys equal to key
- * from start on costs about 2 log2(r) reads, however long b is: the join's search
- * tile uses it for the one key whose run of equal B keys continues past the tile. */
+ * from start on costs about 2 log2(r) reads (one when it ends at start), however
+ * long b is: the join's search tile uses it for the upper bound of every A row
+ * with a match (in the tile's B keys, from just past its lower bound) and for the
+ * one key whose run of equal B keys continues past the tile (in global memory). */
 LAB4_HD int64_t lab4_upper_bound_from(const int32_t *b, int64_t count, int64_t start, int32_t key)
 {
     int64_t lo = start, step = 1; /* b[0..lo) <= key */
@@ -66,7 +68,9 @@ LAB4_HD int64_t lab4_upper_bound_from(const int32_t *b, int64_t count, int64_t s
         lo += step;
         step *= 2;
     }
-    int64_t hi = lo + step < count ? lo + step : count; /* b[hi - 1] > key, or hi == count */
+    /* The answer is in [lo, hi]: b[lo + step - 1] > key when it exists. A run that
+     * ends at start costs one read. */
+    int64_t hi = lo + step - 1 < count ? lo + step - 1 : count;
     return lo + lab4_upper_bound(b + lo, hi - lo, key);
 }
 
@@ -249,35 +253,41 @@ LAB4_HD void lab4_serial_search(const int32_t *keys, int a_count, int b_count, i
                                 lab4_halo halo, int32_t *a_bound, int32_t *b_bound,
                                 uint8_t *a_match, uint8_t *b_match)
 {
-    // BEGIN SOLUTION (Step 4.2): walk the merge; an emitted A item records the B cursor, a B item the A cursor
+    // BEGIN SOLUTION (Step 4.2): walk the merge; an emitted A item records the B cursor, a B item the A cursor; keep both heads (and the last A key, for B's flags) in registers
+    /* As in lab4_serial_merge, both heads stay in registers and each step loads
+     * one key (the next head of the side it took); the last A key taken is B's
+     * "previous A item" for the flags. */
     const int32_t *b_keys = keys + a_count;
+    int tile_n = a_count + b_count;
+    int32_t a_key = a < a_count ? keys[a] : 0, b_key = b < b_count ? b_keys[b] : 0;
+    int has_prev = a > 0 || halo.has_a_prev;
+    int32_t prev = a > 0 ? keys[a - 1] : halo.a_prev;
     LAB4_UNROLL
     for (int i = 0; i < vt; i++) {
         if (i < count) {
-            int take_a;
-            if (b >= b_count)
-                take_a = 1;
-            else if (a >= a_count)
-                take_a = 0;
-            else
-                take_a = upper ? keys[a] < b_keys[b] : keys[a] <= b_keys[b];
+            int take_a = b >= b_count || (a < a_count && (upper ? a_key < b_key : a_key <= b_key));
             if (take_a) {
                 a_bound[a] = (int32_t)(b_base + b);
                 if (a_match) {
                     int has_next = b < b_count || halo.has_b_next;
-                    int32_t next = b < b_count ? b_keys[b] : halo.b_next;
-                    a_match[a] = (uint8_t)(has_next && next == keys[a]);
+                    int32_t next_b = b < b_count ? b_key : halo.b_next;
+                    a_match[a] = (uint8_t)(has_next && next_b == a_key);
                 }
+                prev = a_key;
+                has_prev = 1;
                 a++;
             } else {
                 b_bound[b] = (int32_t)(a_base + a);
-                if (b_match) {
-                    int has_prev = a > 0 || halo.has_a_prev;
-                    int32_t prev = a > 0 ? keys[a - 1] : halo.a_prev;
-                    b_match[b] = (uint8_t)(has_prev && prev == b_keys[b]);
-                }
+                if (b_match)
+                    b_match[b] = (uint8_t)(has_prev && prev == b_key);
                 b++;
             }
+            int next = take_a ? a : a_count + b; /* the new head's slot in keys */
+            int32_t key = next < tile_n ? keys[next] : 0;
+            if (take_a)
+                a_key = key;
+            else
+                b_key = key;
         }
     }
     // STUB: (void)keys; (void)a_count; (void)b_count; (void)a; (void)b; (void)count; (void)vt;

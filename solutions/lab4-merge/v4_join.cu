@@ -8,13 +8,16 @@
  * memory as they allow:
  *   1. search, count and scan in ONE pass over the keys (join_search_scan): a
  *      Merge Path tile of A and B (step 4.1) runs the sorted search of step 4.2
- *      twice on the same keys in shared memory, A first (the lower bound of each
- *      A row, a match flag for each B row) and B first (the upper bound of each
- *      A row). An A row then knows its matches B[lower, upper) and how many rows
- *      it produces (upper - lower, or 1 when it has none and the join keeps it);
- *      a B row produces 1 when it has none and the join keeps it. The tile scans
- *      those counts and learns what all earlier tiles produced with a decoupled
- *      look-back (lab 3): it writes offsets[i], the first output row of A row i,
+ *      once on the keys in shared memory, A first: the lower bound of each A row
+ *      and a match flag for each A and B row. An A row with a match finds its
+ *      upper bound from there: its run of equal B keys starts at its lower bound,
+ *      and an exponential search over the tile's B keys finds the run's end (one
+ *      read for a run of one key). An A row then knows its matches B[lower,
+ *      upper) and how many rows it produces (upper - lower, or 1 when it has
+ *      none and the join keeps it); a B row produces 1 when it has none and the
+ *      join keeps it. The tile scans those counts and learns what all earlier
+ *      tiles produced with a decoupled look-back (lab 3, run by a whole warp
+ *      per count): it writes offsets[i], the first output row of A row i,
  *      and appends its kept unmatched B rows to b_rows. The last tile writes the
  *      row count, on the device: nothing waits for the host;
  *   2. expand (join_partitions, join_expand): a load-balancing search (step 4.3)
@@ -34,8 +37,8 @@
  * 64-bit counts over A's and B's rows, an expand over both, and a round trip to
  * the host for the row count in the middle: about 53n + 8R, and an idle GPU
  * while the host read the count.)
- * Expect: well below a merge still (two partition kernels of dependent loads, a
- * search that walks every tile twice, a copy of the count at the end); the
+ * Expect: below a merge still (two partition kernels of dependent loads, a
+ * tile that also scans and looks back, a copy of the count at the end); the
  * phases with ./lab4 --op join --phases. */
 #include "lab4.h"
 #include "lab4_tile.cuh"
@@ -47,7 +50,7 @@
 enum { SEARCH_NT = LAB4_SEARCH_NT, SEARCH_VT = LAB4_SEARCH_VT, SEARCH_NV = SEARCH_NT * SEARCH_VT };
 enum { NT = LAB4_JOIN_NT, VT = LAB4_JOIN_VT, NV = NT * VT };
 static_assert(NV >= LAB4_MIN_NV && SEARCH_NV >= LAB4_MIN_NV, "tiles smaller than the partition arrays allow");
-static_assert(SEARCH_NT >= 64, "the two look-backs run in two warps: threads 0 and 32");
+static_assert(SEARCH_NT >= 64 && SEARCH_NT % 32 == 0, "the two look-backs run in warps 0 and 1");
 
 /* ---- 1. search, count and scan ------------------------------------------------------ */
 
@@ -83,31 +86,50 @@ __global__ void join_search_partitions(const int32_t *a, int64_t a_count, const 
 typedef cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> status_ref;
 
 /* One running count of the decoupled look-back (Merrill and Garland; lab 3,
- * Step 3.4), for tile t, called by one thread: publish the tile's aggregate
- * (flag A; tile 0 publishes P at once), then walk back from tile t - 1, waiting
- * while a tile shows X (__nanosleep between polls), adding up the values until
- * a tile shows P; then publish P = that sum + aggregate. Returns the sum: the
- * rows of all tiles before t. The wait ends: tiles take their numbers from a
- * ticket in the order they start, so every predecessor is already running.
+ * Step 3.4), for tile t, called by all 32 lanes of one warp (a whole warp, not
+ * one thread: the rest of the block waits at a barrier meanwhile, and a warp
+ * reads 32 predecessors per round trip where a thread reads one). Lane 0
+ * publishes the tile's aggregate (flag A; tile 0 publishes nothing yet). Then,
+ * window by window from tile t - 1 down: lane l reads tile t - 1 - l (a tile
+ * before 0 counts as P with value 0), the warp polls while any lane sees X
+ * (__nanosleep between polls; __any_sync), finds the nearest lane with a P
+ * (__ballot_sync, lowest set bit), adds the values of the lanes up to that one
+ * (a __shfl_xor_sync sum: every lane gets it) and stops there, or adds all 32
+ * and moves 32 tiles back. Lane 0 then publishes P = the sum + aggregate.
+ * Returns the sum, in every lane: the rows of all tiles before t. The wait
+ * ends: tiles take their numbers from a ticket in the order they start, so every
+ * predecessor is already running and publishes its A before it looks back.
  * Loads and stores: status_ref(status[p]).load / .store with
  * cuda::memory_order_relaxed (flag and value are one word). */
 __device__ int64_t join_look_back(unsigned long long *status, int64_t t, int64_t aggregate)
 {
-    // BEGIN SOLUTION (Step 4.4): publish A (tile 0: P); from t - 1 down: spin while X, add the value, stop at a P; publish P = sum + aggregate; return the sum
-    if (t > 0)
+    // BEGIN SOLUTION (Step 4.4): lane 0 publishes A (not tile 0); windows of 32 predecessors t-1-lane: poll while any lane sees X, ballot the P lanes, sum the values up to the nearest P (shuffles), stop there or go 32 back; lane 0 publishes P = sum + aggregate; return the sum
+    const int lane = threadIdx.x % 32;
+    if (lane == 0 && t > 0)
         status_ref(status[t]).store(LOOK_BACK_A << 62 | (unsigned long long)aggregate,
                                     cuda::memory_order_relaxed);
     int64_t before = 0;
-    for (int64_t p = t - 1; p >= 0; p--) {
-        unsigned long long word;
-        while ((word = status_ref(status[p]).load(cuda::memory_order_relaxed)) >> 62 == LOOK_BACK_X)
+    for (int64_t end = t; end > 0; end -= 32) {
+        int64_t p = end - 1 - lane;
+        unsigned long long word =
+            p >= 0 ? status_ref(status[p]).load(cuda::memory_order_relaxed) : LOOK_BACK_P << 62;
+        while (__any_sync(0xffffffffu, word >> 62 == LOOK_BACK_X)) {
             __nanosleep(64);
-        before += (int64_t)(word & LOOK_BACK_VALUE);
-        if (word >> 62 == LOOK_BACK_P)
+            if (word >> 62 == LOOK_BACK_X)
+                word = status_ref(status[p]).load(cuda::memory_order_relaxed);
+        }
+        unsigned p_lanes = __ballot_sync(0xffffffffu, word >> 62 == LOOK_BACK_P);
+        int nearest_p = p_lanes ? __ffs(p_lanes) - 1 : 31; /* lanes past it are not needed */
+        int64_t value = lane <= nearest_p ? (int64_t)(word & LOOK_BACK_VALUE) : 0;
+        for (int d = 16; d > 0; d /= 2)
+            value += __shfl_xor_sync(0xffffffffu, value, d);
+        before += value;
+        if (p_lanes)
             break;
     }
-    status_ref(status[t]).store(LOOK_BACK_P << 62 | (unsigned long long)(before + aggregate),
-                                cuda::memory_order_relaxed);
+    if (lane == 0)
+        status_ref(status[t]).store(LOOK_BACK_P << 62 | (unsigned long long)(before + aggregate),
+                                    cuda::memory_order_relaxed);
     return before;
     // STUB: (void)status; (void)t; (void)aggregate;
     // STUB: return 0;
@@ -123,27 +145,32 @@ __device__ int64_t join_look_back(unsigned long long *status, int64_t t, int64_t
  *      key goes on beyond the tile, and the upper bound of every A item with that
  *      key is lab4_upper_bound_from(b, b_count, r.b_end, key), stored in
  *      run_end_s (-1 otherwise). Barrier.
- *   2. two sorted searches of the same keys, each thread from its diagonal (v2):
- *      A first (upper = 0): lower_s (A's lower bounds) and matched_s + tile_a (B's
- *      flags); B first (upper = 1): upper_s. Inside the tile the B-first upper
- *      bound of an A item misses only the B keys past the tile, and only the
- *      tile's last key can have some: for an A item whose key is the next B key,
- *      take run_end_s. Barrier.
- *   3. rows: thread t owns the tile's items t*VT .. t*VT + VT - 1 (in slot order)
- *      and counts each one's rows with lab4_join_count (A item: upper - lower
- *      matches; B item: its flag). An A item also replaces its upper_s slot with
- *      its first match (lower, or -1 without matches): what the expand needs.
- *      Then the tile's exclusive scan of the rows (cub::BlockScan over the thread
- *      sums, then each thread its items) into offset_s[slot]. keys and lower_s
- *      live in offset_s's bytes: the scan's barrier comes after their last use.
+ *   2. ONE sorted search (v2's, A first: upper = 0), each thread from its
+ *      diagonal: lower_s (A's lower bounds, global), matched_s (flags of A and B
+ *      items). B's bounds are not needed: they go to scratch (first_s + tile_a).
  *      Barrier.
+ *   3. rows: thread t owns the tile's items t*VT .. t*VT + VT - 1 (in slot order:
+ *      stride VT, odd, so a warp's lanes hit different banks). An A item with a
+ *      match finds its upper bound where it stands: its B run starts at its
+ *      lower bound, inside the tile (the flag says b[lower] is its key) or just
+ *      past it; lab4_upper_bound_from on the tile's B keys from lower + 1 finds
+ *      the run's end (one read when the run has one key), and run_end_s replaces
+ *      it for the key that continues past the tile (keys[i] == halo.b_next).
+ *      (This replaces the second, B-first search: its merge path search and walk
+ *      cost as much as the first, for an answer most rows get in one read.)
+ *      Each item's rows with lab4_join_count (A item: upper - lower matches; B
+ *      item: its flag); an A item's first match (lower, or -1 without matches)
+ *      to first_s[i]: what the expand needs. Then the tile's exclusive scan of
+ *      the rows (cub::BlockScan over the thread sums, then each thread its
+ *      items) into offset_s[slot]. keys and lower_s live in offset_s's bytes:
+ *      the scan's barrier comes after their last use. Barrier.
  *   4. look-back: the tile's rows from A items (offset_s[tile_a], or all its rows
- *      when it has no B item) and from kept B items run in two chains: thread 0
- *      looks back on status_a, thread 32 on status_b, at the same time; the
- *      sums before the tile go to prefix_s. Barrier.
+ *      when it has no B item) and from kept B items run in two chains at the same
+ *      time: warp 0 looks back on status_a, warp 1 on status_b; lane 0 of each
+ *      puts the sum before the tile in prefix_s. Barrier.
  *   5. store, coalesced (thread t: slots t, t + NT, ...): offsets[a0 + i] =
  *      rows from A before the tile + offset_s[i] and first_b[a0 + i] =
- *      upper_s[i] for A items; for a kept B item, its B index b0 + j into b_rows
+ *      first_s[i] for A items; for a kept B item, its B index b0 + j into b_rows
  *      at (kept B rows before the tile) + offset_s[slot] - (the tile's rows from A).
  *      The last tile (t == tiles - 1) also writes offsets[a_count] (all rows from
  *      A) and *rows (all rows). */
@@ -154,14 +181,14 @@ join_search_scan(const int32_t *__restrict__ a, int64_t a_count, const int32_t *
                  unsigned long long *status_b, int64_t *__restrict__ offsets,
                  int32_t *__restrict__ first_b, int32_t *__restrict__ b_rows, int64_t *rows)
 {
-    // BEGIN SOLUTION (Step 4.4): the five steps above: ticket; keys, halo and run_end_s; both searches; rows per item, first matches, BlockScan into offset_s; two look-backs; coalesced stores, and the last tile's offsets[a_count] and *rows
+    // BEGIN SOLUTION (Step 4.4): the five steps above: ticket; keys, halo and run_end_s; one A-first search (lower bounds, both flags); rows per item (upper bounds from the tile's B keys), first matches, BlockScan into offset_s; two warp look-backs; coalesced stores, and the last tile's offsets[a_count] and *rows
     typedef cub::BlockScan<int64_t, SEARCH_NT> tile_scan;
     __shared__ int64_t offset_s[SEARCH_NV];
-    __shared__ int32_t upper_s[SEARCH_NV]; /* A: upper bound, then first match; B: scratch */
+    __shared__ int32_t first_s[SEARCH_NV]; /* A: first match or -1; B: the search's scratch */
     __shared__ uint8_t matched_s[SEARCH_NV];
     __shared__ typename tile_scan::TempStorage scan_s;
     __shared__ int64_t tile_s, run_end_s, prefix_s[2];
-    /* Steps 1-3 only: dead before offset_s is written. lower_s: A's lower bounds; B: scratch. */
+    /* Steps 1-3 only: dead before offset_s is written. lower_s: A's lower bounds. */
     int32_t *keys = (int32_t *)offset_s, *lower_s = keys + SEARCH_NV;
 
     if (threadIdx.x == 0)
@@ -181,17 +208,16 @@ join_search_scan(const int32_t *__restrict__ a, int64_t a_count, const int32_t *
                         : -1;
     __syncthreads();
 
-    /* 2. lower bounds and B's flags (A first), upper bounds (B first) */
-    int diag = min((int)threadIdx.x * SEARCH_VT, tile_n), steps = min(SEARCH_VT, tile_n - diag);
+    /* 2. one search, A first: lower bounds, and the flags of A and B items */
+    int diag = min((int)threadIdx.x * SEARCH_VT, tile_n);
     int split = (int)lab4_merge_path_search(keys, tile_a, keys + tile_a, tile_b, diag, 0);
-    lab4_serial_search(keys, tile_a, tile_b, split, diag - split, steps, SEARCH_VT, 0, a0, b0, halo,
-                       lower_s, lower_s + tile_a, NULL, matched_s + tile_a);
-    split = (int)lab4_merge_path_search(keys, tile_a, keys + tile_a, tile_b, diag, 1);
-    lab4_serial_search(keys, tile_a, tile_b, split, diag - split, steps, SEARCH_VT, 1, a0, b0, halo,
-                       upper_s, upper_s + tile_a, NULL, NULL);
+    lab4_serial_search(keys, tile_a, tile_b, split, diag - split, min(SEARCH_VT, tile_n - diag),
+                       SEARCH_VT, 0, a0, b0, halo, lower_s, first_s + tile_a, matched_s,
+                       matched_s + tile_a);
     __syncthreads();
 
-    /* 3. rows of this thread's items, first matches, the tile's scan */
+    /* 3. rows of this thread's items (upper bounds from the tile's B keys), first
+     * matches, the tile's scan */
     const int64_t run_end = run_end_s;
     int32_t item_rows[SEARCH_VT]; /* one item's rows: at most |B| < 2^31; their sums need 64 bits */
     int64_t thread_rows = 0;
@@ -200,10 +226,15 @@ join_search_scan(const int32_t *__restrict__ a, int64_t a_count, const int32_t *
         int i = (int)threadIdx.x * SEARCH_VT + k;
         int32_t c = 0;
         if (i < tile_a) {
-            int64_t lower = lower_s[i];
-            int64_t upper = run_end >= 0 && keys[i] == halo.b_next ? run_end : upper_s[i];
+            int64_t lower = lower_s[i], upper = lower;
+            if (matched_s[i]) {
+                int32_t key = keys[i];
+                upper = run_end >= 0 && key == halo.b_next
+                            ? run_end
+                            : b0 + lab4_upper_bound_from(keys + tile_a, tile_b, lower - b0 + 1, key);
+            }
             c = (int32_t)lab4_join_count(1, upper - lower, 0, keep_a, keep_b);
-            upper_s[i] = upper > lower ? (int32_t)lower : -1;
+            first_s[i] = upper > lower ? (int32_t)lower : -1;
         } else if (i < tile_n)
             c = (int32_t)lab4_join_count(0, 0, matched_s[i], keep_a, keep_b);
         item_rows[k] = c;
@@ -220,12 +251,15 @@ join_search_scan(const int32_t *__restrict__ a, int64_t a_count, const int32_t *
     }
     __syncthreads();
 
-    /* 4. the rows of all earlier tiles: from A rows, and kept B rows */
+    /* 4. the rows of all earlier tiles: from A rows (warp 0), and kept B rows (warp 1) */
     const int64_t tile_a_rows = tile_a < tile_n ? offset_s[tile_a] : tile_rows;
-    if (threadIdx.x == 0)
-        prefix_s[0] = join_look_back(status_a, t, tile_a_rows);
-    else if (threadIdx.x == 32)
-        prefix_s[1] = join_look_back(status_b, t, tile_rows - tile_a_rows);
+    const int warp = (int)threadIdx.x / 32;
+    if (warp < 2) {
+        int64_t rows_before = join_look_back(warp == 0 ? status_a : status_b, t,
+                                             warp == 0 ? tile_a_rows : tile_rows - tile_a_rows);
+        if (threadIdx.x % 32 == 0)
+            prefix_s[warp] = rows_before;
+    }
     __syncthreads();
     const int64_t a_rows_before = prefix_s[0], b_rows_before = prefix_s[1];
 
@@ -235,7 +269,7 @@ join_search_scan(const int32_t *__restrict__ a, int64_t a_count, const int32_t *
         int i = (int)threadIdx.x + k * SEARCH_NT;
         if (i < tile_a) {
             offsets[a0 + i] = a_rows_before + offset_s[i];
-            first_b[a0 + i] = upper_s[i];
+            first_b[a0 + i] = first_s[i];
         } else if (i < tile_n && lab4_join_count(0, 0, matched_s[i], keep_a, keep_b))
             b_rows[b_rows_before + offset_s[i] - tile_a_rows] = (int32_t)(b0 + i - tile_a);
     }

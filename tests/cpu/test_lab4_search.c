@@ -584,11 +584,22 @@ Test(lab4_emulate, lbs_kernel_equals_reference)
     check_lbs(empty_last, 3, "empty last object");
 }
 
+/* Whether key occurs in b[0..nb) (brute force). */
+static int contains_brute(const int32_t *b, size_t nb, int32_t key)
+{
+    for (size_t j = 0; j < nb; j++)
+        if (b[j] == key)
+            return 1;
+    return 0;
+}
+
 /* The join on the host, as v4 composes it. join_search_scan tile by tile, in
  * order (so the look-back is a running count): the tile's keys and halo, the
- * run past the tile (lab4_upper_bound_from), each thread's two searches (A first:
- * lower bounds and B's flags; B first: upper bounds), the rows of every item
- * (lab4_join_count) and first matches, the tile's exclusive scan, the stores of
+ * run past the tile (lab4_upper_bound_from), each thread's one search (A first:
+ * lower bounds and the flags of A and B), the upper bound of every A item with a
+ * match from the tile's B keys (lab4_upper_bound_from from its lower bound + 1, or
+ * the run past the tile), the rows of every item (lab4_join_count) and first
+ * matches, the tile's exclusive scan, the stores of
  * offsets, first_b and the kept B rows. Then, when the rows fit in cap, the LBS
  * emulation over the A rows and lab4_join_row for every row, the B rows after
  * them. Returns the row count (also when it does not fit; nothing written then). */
@@ -601,7 +612,7 @@ static size_t emulate_join(const int32_t *a, size_t na, const int32_t *b, size_t
     int64_t *part = merge_partitions(a, (int64_t)na, b, (int64_t)nb, nv, 0, &ntiles);
     int64_t *offsets = malloc((na + 1) * sizeof(int64_t));
     int32_t *first = malloc((na + 1) * 4), *b_rows = malloc((nb + 1) * 4);
-    int32_t *keys = malloc((size_t)nv * 4), *lower_s = malloc((size_t)nv * 4), *upper_s = malloc((size_t)nv * 4);
+    int32_t *keys = malloc((size_t)nv * 4), *lower_s = malloc((size_t)nv * 4), *first_s = malloc((size_t)nv * 4);
     uint8_t *matched_s = malloc((size_t)nv);
     int64_t *offset_s = malloc((size_t)nv * sizeof(int64_t));
     int64_t a_rows_before = 0, b_rows_before = 0; /* the look-back's two running counts */
@@ -616,24 +627,27 @@ static size_t emulate_join(const int32_t *a, size_t na, const int32_t *b, size_t
                               ? lab4_upper_bound_from(b, (int64_t)nb, r.b_end, halo.b_next)
                               : -1;
         memset(lower_s, 0xA5, (size_t)nv * 4);
-        memset(upper_s, 0xA5, (size_t)nv * 4);
+        memset(first_s, 0xA5, (size_t)nv * 4);
         memset(matched_s, 0xA5, (size_t)nv);
         for (int tid = 0; tid < nt; tid++) {
             int diag = tid * vt < tile_n ? tid * vt : tile_n;
             int steps = vt < tile_n - diag ? vt : tile_n - diag;
             int split = (int)lab4_merge_path_search(keys, tile_a, keys + tile_a, tile_b, diag, 0);
             lab4_serial_search(keys, tile_a, tile_b, split, diag - split, steps, vt, 0, a0, b0, halo, lower_s,
-                               lower_s + tile_a, NULL, matched_s + tile_a);
-            split = (int)lab4_merge_path_search(keys, tile_a, keys + tile_a, tile_b, diag, 1);
-            lab4_serial_search(keys, tile_a, tile_b, split, diag - split, steps, vt, 1, a0, b0, halo, upper_s,
-                               upper_s + tile_a, NULL, NULL);
+                               first_s + tile_a, matched_s, matched_s + tile_a);
         }
         int64_t tile_rows = 0;
         for (int i = 0; i < tile_n; i++) {
             int64_t c;
             if (i < tile_a) {
-                int64_t lower = lower_s[i];
-                int64_t upper = run_end >= 0 && keys[i] == halo.b_next ? run_end : upper_s[i];
+                int64_t lower = lower_s[i], upper = lower;
+                cr_assert(eq(u8, matched_s[i], (uint8_t)contains_brute(b, nb, keys[i])),
+                          "step 4.4 (join emulation, lab4_serial_search): tile %lld, flag of a[%lld]",
+                          (long long)t, (long long)(a0 + i));
+                if (matched_s[i])
+                    upper = run_end >= 0 && keys[i] == halo.b_next
+                                ? run_end
+                                : b0 + lab4_upper_bound_from(keys + tile_a, tile_b, lower - b0 + 1, keys[i]);
                 cr_assert(eq(i64, lower, lab4_lower_bound(b, (int64_t)nb, keys[i])),
                           "step 4.4 (join emulation): tile %lld, lower bound of a[%lld]", (long long)t,
                           (long long)(a0 + i));
@@ -641,7 +655,7 @@ static size_t emulate_join(const int32_t *a, size_t na, const int32_t *b, size_t
                           "step 4.4 (join emulation): tile %lld, upper bound of a[%lld]", (long long)t,
                           (long long)(a0 + i));
                 c = lab4_join_count(1, upper - lower, 0, keep_a, keep_b);
-                upper_s[i] = upper > lower ? (int32_t)lower : -1;
+                first_s[i] = upper > lower ? (int32_t)lower : -1;
             } else
                 c = lab4_join_count(0, 0, matched_s[i], keep_a, keep_b);
             offset_s[i] = tile_rows;
@@ -651,7 +665,7 @@ static size_t emulate_join(const int32_t *a, size_t na, const int32_t *b, size_t
         for (int i = 0; i < tile_n; i++) {
             if (i < tile_a) {
                 offsets[a0 + i] = a_rows_before + offset_s[i];
-                first[a0 + i] = upper_s[i];
+                first[a0 + i] = first_s[i];
             } else if (lab4_join_count(0, 0, matched_s[i], keep_a, keep_b))
                 b_rows[b_rows_before + offset_s[i] - tile_a_rows] = (int32_t)(b0 + i - tile_a);
         }
@@ -674,7 +688,7 @@ static size_t emulate_join(const int32_t *a, size_t na, const int32_t *b, size_t
             lab4_join_row((int64_t)na + b_rows[u], 0, (int64_t)na, -1, &out_a[a_rows + u], &out_b[a_rows + u]);
     }
     free(part); free(offsets); free(first); free(b_rows);
-    free(keys); free(lower_s); free(upper_s); free(matched_s); free(offset_s);
+    free(keys); free(lower_s); free(first_s); free(matched_s); free(offset_s);
     return rows;
 }
 
