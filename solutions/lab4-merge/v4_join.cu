@@ -241,7 +241,7 @@ join_search_scan(const int32_t *__restrict__ a, int64_t a_count, const int32_t *
         thread_rows += c;
     }
     int64_t before, tile_rows;
-    tile_scan(scan_s).ExclusiveSum(thread_rows, before, tile_rows); /* its barrier ends steps 1-3 */
+    tile_scan(scan_s).ExclusiveSum(thread_rows, before, tile_rows); /* its barriers end steps 1-3 */
 #pragma unroll
     for (int k = 0; k < SEARCH_VT; k++) {
         int i = (int)threadIdx.x * SEARCH_VT + k;
