@@ -40,6 +40,7 @@
  * Expect: below a merge still (two partition kernels of dependent loads, a
  * tile that also scans and looks back, a copy of the count at the end); the
  * phases with ./lab4 --op join --phases. */
+#include "kit_cuda.cuh"
 #include "lab4.h"
 #include "lab4_tile.cuh"
 
@@ -378,22 +379,6 @@ join_expand(const int64_t *__restrict__ offsets, const int32_t *__restrict__ fir
 
 /* ---- the launcher ------------------------------------------------------------------- */
 
-/* Blocks of a kernel that fit on the whole GPU at once: the grid of a kernel that
- * loops over work whose size only the device knows. */
-template <typename K>
-static int resident_blocks(K kernel, int threads, int *blocks)
-{
-    int dev = 0, sms = 0, per_sm = 0;
-    if (int err = KIT_CHECK(cudaGetDevice(&dev)))
-        return err;
-    if (int err = KIT_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)))
-        return err;
-    if (int err = KIT_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0)))
-        return err;
-    *blocks = sms * (per_sm > 0 ? per_sm : 1);
-    return 0;
-}
-
 /* Record the event of a finished phase (0 search + count + scan, 1 the expand's
  * partitions, 2 expand) if the caller asked for it: see lab4_io.phase_events. */
 static int record_phase(const lab4_io *io, int phase, cudaStream_t stream)
@@ -436,8 +421,8 @@ extern "C" int lab4_join(const lab4_io *io, cudaStream_t stream)
         lab4_join_status_words((size_t)n) > ws->status_words)
         return KIT_CHECK(cudaErrorInvalidValue);
     static int partition_grid, expand_grid; /* resident blocks, asked once */
-    if (!expand_grid && ((err = resident_blocks(join_partitions, 128, &partition_grid)) ||
-                         (err = resident_blocks(join_expand, NT, &expand_grid))))
+    if (!expand_grid && ((err = kit_resident_blocks(join_partitions, 128, 0, &partition_grid)) ||
+                         (err = kit_resident_blocks(join_expand, NT, 0, &expand_grid))))
         return err;
 
     /* 1. search, count and scan: one pass over the keys */

@@ -38,6 +38,7 @@
  *   keys:  1.17x / 1.12x on an H100, 1.19x / 1.12x on an H200;
  *   pairs: 1.01x / 0.91x on an H100, 1.05x / 1.00x on an H200 (at 2^28 the H100
  *          pass moves CUB's bytes at 59-60% of the DRAM peak against 62%). */
+#include "kit_cuda.cuh"
 #include "lab5_rank.cuh"
 
 enum {
@@ -283,21 +284,6 @@ onesweep_pass(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys
 
 /* ---- the launcher ----------------------------------------------------------------------------- */
 
-/* Blocks of a kernel that fit on the whole GPU at once (the persistent grid), asked once. */
-template <typename K>
-static int resident_blocks(K kernel, int threads, size_t smem, int *blocks)
-{
-    int dev = 0, sms = 0, per_sm = 0;
-    if (int err = KIT_CHECK(cudaGetDevice(&dev)))
-        return err;
-    if (int err = KIT_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)))
-        return err;
-    if (int err = KIT_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem)))
-        return err;
-    *blocks = sms * (per_sm > 0 ? per_sm : 1);
-    return 0;
-}
-
 /* The pass kernel's carveout (LAB5_FIT_CARVEOUT): the percentage of the SM's
  * shared memory that LAB5_ONESWEEP_MIN_BLOCKS blocks need (dynamic + static + the
  * 1 KB reserved per block), rounded up by the driver to a carveout it has; the
@@ -340,9 +326,9 @@ struct onesweep {
                 return err;
             if (int err = set_carveout(kernel, S::SMEM))
                 return err;
-            if (int err = resident_blocks(kernel, NT, S::SMEM, &pass_blocks))
+            if (int err = kit_resident_blocks(kernel, NT, S::SMEM, &pass_blocks))
                 return err;
-            if (int err = resident_blocks(onesweep_histogram<T>, HIST_NT, 0, &hist_blocks))
+            if (int err = kit_resident_blocks(onesweep_histogram<T>, HIST_NT, 0, &hist_blocks))
                 return err;
         }
         size_t hist_grid = kit_div_up(io->n, (size_t)HIST_NT * HIST_LOADS * 4);
