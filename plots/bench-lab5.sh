@@ -19,14 +19,11 @@
 # concatenated under one header.
 set -euo pipefail
 
-# Tile shapes tried by the tuning sweep: name and -D flags (lab5.h, v3_onesweep.cu).
+# The builds of the last tuning run: name and -D flags (lab5.h, lab5_rank.cuh, v3_onesweep.cu).
 TUNE_SHAPES=(
-    "nt384-vt24-vp22:"
-    "max-carveout:-DLAB5_FIT_CARVEOUT=0"
-    "nt384-vt20-vp20:-DLAB5_ONESWEEP_VT=20 -DLAB5_ONESWEEP_VT_PAIRS=20"
-    "nt384-vt24-vp24:-DLAB5_ONESWEEP_VT_PAIRS=24"
-    "nt256-vt24-vp22-b3:-DLAB5_ONESWEEP_NT=256 -DLAB5_ONESWEEP_MIN_BLOCKS=3"
-    "nt512-vt16-vp16:-DLAB5_ONESWEEP_NT=512 -DLAB5_ONESWEEP_VT=16 -DLAB5_ONESWEEP_VT_PAIRS=16"
+    "shipped:"
+    "values-after-keys:-DLAB5_VALUES_AFTER_KEYS=1"
+    "values-after-keys-max-carveout:-DLAB5_VALUES_AFTER_KEYS=1 -DLAB5_FIT_CARVEOUT=0"
 )
 
 # append DST CSV...: concatenate the runs' CSVs, keeping the first two header lines once

@@ -10,7 +10,7 @@ set logscale x 2
 set format x "2^{%L}"
 set yrange [0:*]
 set key inside left top
-names = "reduce-then-scan chained decoupled-lookback lookback-tuned"
+names = "reduce-then-scan chained decoupled-lookback lookback-tuned tma-pipeline"
 plot for [i=1:words(names)] variant(word(names, i)) using col_n:col_gitems with linespoints lt (i + 2) title word(names, i), \
      variant("cub") using col_n:col_gitems with linespoints @cub_style title "cub", \
      variant("memcpy") using col_n:col_gitems with lines @memcpy_style title "memcpy"

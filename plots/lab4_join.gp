@@ -2,7 +2,8 @@
 # lab4: join throughput vs n = |A| + |B| rows for each join type; solid: unique keys
 # (ARG1, lab4_join_u.csv), dashed: ~4 rows per key (lab4_join_d4.csv next to it).
 call 'plots/style.gp' ARG1 ARG2
-d4 = ARG1[1:strlen(ARG1) - 6] . "_d4.csv"
+u = strstrt(ARG1, "join_u") + 4  # the "_u" of lab4_join_u[_h100].csv becomes "_d4"
+d4 = ARG1[1:u - 1] . "_d4" . ARG1[u + 2:]
 rows(f, t) = sprintf("< awk -F, '$2 == \"join\" && $4 == \"%s\" && $14 == \"PASS\"' '%s'", t, f)
 set title sprintf("lab4: sort-merge joins (%s)", gpu)
 set xlabel "n = |A| + |B| (int32 keys, |A| = |B|)"

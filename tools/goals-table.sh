@@ -29,6 +29,7 @@ for csv in "$@"; do
             if (k[1] == "lab1") goal("lab1 smem-warp / cub", key, "smem-warp", "cub")
             if (k[1] == "lab3") {
                 goal("lab3 lookback-tuned / memcpy", key, "lookback-tuned", "memcpy")
+                goal("lab3 tma-pipeline / memcpy", key, "tma-pipeline", "memcpy")
                 goal("lab3 select-if / cub-select", key, "select-if", "cub-select")
             }
             if (k[1] == "lab4") {

@@ -43,20 +43,26 @@ sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-san
 [[ -x $sanitizer ]] || { echo "sanitize: compute-sanitizer not found (it comes with the CUDA toolkit)" >&2; exit 2; }
 tools=(memcheck racecheck synccheck initcheck)
 variants=$("$bin" --list | awk '{print $1}')
+# A set of arguments that refuses --variant (usage error, exit 2: it picks its own
+# rows, as lab3's --op compact does) runs once with all of its rows, as "(its rows)".
+"$bin" --variant "$(head -1 <<<"$variants")" --n 1 --reps 1 --warmup 0 "$@" >/dev/null 2>&1
+[[ $? == 2 ]] && variants="(its rows)"
 name=$(basename "$bin")
 tag=$(echo "$*" | tr -c 'A-Za-z0-9\n' '_' | sed 's/^/_/; s/_*$//')
 echo "compute-sanitizer on $name, n = $n unless the extra args set --n; extra args: ${*:-none}"
 printf '%-24s' "variant"; printf ' %-10s' "${tools[@]}"; printf '\n'
 failed=0
-for v in $variants; do
+while read -r v; do
+    pick=(--variant "$v") file=$v
+    [[ $v == "(its rows)" ]] && pick=() file=rows
     for t in "${tools[@]}"; do
         "$sanitizer" --tool "$t" --error-exitcode 99 --print-limit 20 ${SANITIZE_FLAGS:-} \
-            "$bin" --variant "$v" --n "$n" --reps 1 --warmup 0 "$@" >"$logs/$name-$v-$t$tag.log" 2>&1 &
+            "$bin" "${pick[@]}" --n "$n" --reps 1 --warmup 0 "$@" >"$logs/$name-$file-$t$tag.log" 2>&1 &
     done
     wait
     printf '%-24s' "$v"
     for t in "${tools[@]}"; do
-        log=$logs/$name-$v-$t$tag.log
+        log=$logs/$name-$file-$t$tag.log
         # memcheck, synccheck, initcheck end with "ERROR SUMMARY: N errors",
         # racecheck with "RACECHECK SUMMARY: N hazards displayed (E errors, W warnings)".
         if grep -qE "ERROR SUMMARY: [1-9]|RACECHECK SUMMARY: .*\(([1-9][0-9]*) errors" "$log"; then
@@ -74,6 +80,6 @@ for v in $variants; do
         printf ' %-10s' "$result"
     done
     printf '\n'
-done
+done <<<"$variants"
 echo "logs: $logs/$name-*$tag.log"
 exit $failed

@@ -58,6 +58,24 @@ static inline size_t lab3_type_bytes(lab3_type t) { return t == LAB3_I32 ? 4 : 8
 #define LAB3_SELECT_NV_I32 (LAB3_SELECT_NT * LAB3_SELECT_VT_I32)
 #define LAB3_SELECT_NV_I64 (LAB3_SELECT_NT * LAB3_SELECT_VT_I64)
 
+/* Tile of the TMA pipeline (Step 3.7): NT consumer threads x VECS 16-byte vectors
+ * each (the block has 3 more warps, which load, sum and look back), so VT = 4 VECS
+ * int32 or 2 VECS int64 values per thread and the same bytes for both types
+ * (NT x VECS x 16 = 12 KB). VECS odd: the 8 lanes one 16-byte shared-memory
+ * access serves at once then hit 8 different groups of banks. The stages and the
+ * blocks per SM are in v6_tma_pipeline.cu (the tests do not need them). -D
+ * overrides are for tuning experiments only. */
+#ifndef LAB3_TMA_NT
+#define LAB3_TMA_NT 256
+#endif
+#ifndef LAB3_TMA_VECS
+#define LAB3_TMA_VECS 3
+#endif
+#define LAB3_TMA_VT_I32 (4 * LAB3_TMA_VECS)
+#define LAB3_TMA_VT_I64 (2 * LAB3_TMA_VECS)
+#define LAB3_TMA_NV_I32 (LAB3_TMA_NT * LAB3_TMA_VT_I32)
+#define LAB3_TMA_NV_I64 (LAB3_TMA_NT * LAB3_TMA_VT_I64)
+
 /* Scratch every launcher draws from, allocated once per problem (never inside a
  * timed launch). The single-pass variants reset the part they use at the start of
  * every launch (cudaMemsetAsync, counted in their time: it is part of the method). */
@@ -109,6 +127,7 @@ int lab3_reduce_then_scan(const lab3_scan_io *io, cudaStream_t stream);
 int lab3_chained(const lab3_scan_io *io, cudaStream_t stream);
 int lab3_decoupled_lookback(const lab3_scan_io *io, cudaStream_t stream);
 int lab3_lookback_tuned(const lab3_scan_io *io, cudaStream_t stream);
+int lab3_tma_pipeline(const lab3_scan_io *io, cudaStream_t stream);
 /* cub_ref.cu: cub::DeviceScan::ExclusiveSum / InclusiveSum. */
 int lab3_cub_scan(const lab3_scan_io *io, cudaStream_t stream);
 

@@ -26,8 +26,9 @@
  *      look-back of 59-191 tiles (--stats, on an H200) costs 2 to 6 round trips.
  * The status entries, ticket and per-launch reset are those of Steps 3.3-3.4
  * (lab3_tile_status). The look-back is lab3_lookback_window and its caller
- * lab3_tile_lookback, in lab3_scan.cuh: you write them in this step, and
- * select-if (Step 3.6) runs the same code over counts.
+ * lab3_tile_lookback, in lab3_scan.cuh, and so are the 16-byte stores
+ * (lab3_store_tile_vectors): you write them in this step; select-if (Step 3.6)
+ * runs the same look-back over counts, and Step 3.7 reuses all three.
  *
  * What remains: the reset memset and the ticket atomic per launch, and the
  * serial phase of each tile (scan + look-back) during which that block moves no
@@ -82,15 +83,6 @@ static __device__ __forceinline__ void load_tile_async(const T *in, size_t count
     (void)in, (void)count, (void)vectors, (void)tile;
 }
 
-/* Shared -> global, coalesced: 16-byte stores when `vectors` (the same flag as for
- * load_tile_async), otherwise the first count values one by one. */
-template <typename T>
-static __device__ __forceinline__ void store_tile(T *out, size_t count, bool vectors, const T *tile)
-{
-    // TODO(Step 3.5): full and aligned: uint4 stores of vectors j = tid, tid + NT, ...; else out[i] = tile[i] for i < count (about 9 lines)
-    (void)out, (void)count, (void)vectors, (void)tile;
-}
-
 /* The barrier plan (six per tile): (1) in take_tile, the tile id is shared;
  * (2) at the end of load_tile_async, the tile is in shared memory; (3, 4) in
  * lab3_block_exclusive_scan; (5) after the look-back, tile_prefix is known; (6)
@@ -100,7 +92,7 @@ __global__ void __launch_bounds__(NT, LAB3_TUNED_MIN_BLOCKS) tuned_scan(const T 
                                                                        bool aligned, lab3_tile_status<T> status,
                                                                        unsigned long long *stats)
 {
-    // TODO(Step 3.5): tile id; vectors = aligned && count == NV; load_tile_async; thread sums; block scan; warp 0 runs lab3_tile_lookback, thread 0 puts the prefix in shared memory; barrier; scan in shared memory; barrier; store_tile (about 33 lines)
+    // TODO(Step 3.5): tile id; vectors = aligned && count == NV; load_tile_async; thread sums; block scan; warp 0 runs lab3_tile_lookback, thread 0 puts the prefix in shared memory; barrier; scan in shared memory; barrier; lab3_store_tile_vectors (about 33 lines)
 }
 
 template <typename T>

@@ -25,18 +25,19 @@
  * counters (lab5_rank.cuh), counts published before the ranking so successors
  * rarely wait, persistent blocks (as many as fit, each taking tiles from the
  * ticket until none is left: a skipped pass costs one tiny launch), keys written
- * through shared memory so a warp's stores are runs of one digit. With values,
- * CUB's order: ranks kept in shared memory, keys written first, the values
- * loaded meanwhile and put in the keys' shared memory (registers never hold
- * keys and values at once). Shared memory is asked for what 2 blocks need and
+ * through shared memory so a warp's stores are runs of one digit. With values:
+ * ranks kept in shared memory, keys written first (as CUB does), the values
+ * loaded meanwhile (CUB loads them after the keys: 2% faster on an H100, 3%
+ * slower on an H200, lecture 5) and put in the keys' shared memory (registers
+ * never hold keys and values at once). Shared memory is asked for what 2 blocks need and
  * no more: the rest of the SM's 256 KB stays L1, where the loads in flight land.
  * What is left: ~2n traffic per pass plus one read for the histograms; the
  * ranking and the look-back are serial phases of a tile that other blocks on
  * the SM have to cover.
  * Measured against CUB's SortKeys / SortPairs in the same runs (u32, uniform,
- * plots/data/lab5_keys*.csv, lab5_pairs*.csv; 2^24 / 2^28):
- *   keys:  1.17x / 1.12x on an H100, 1.19x / 1.12x on an H200;
- *   pairs: 1.01x / 0.91x on an H100, 1.05x / 1.00x on an H200 (at 2^28 the H100
+ * plots/data/goals_h100.csv, goals_h200.csv; 2^24 / 2^28):
+ *   keys:  1.16x / 1.12x on an H100, 1.19x / 1.13x on an H200;
+ *   pairs: 1.00x / 0.92x on an H100, 1.06x / 1.01x on an H200 (at 2^28 the H100
  *          pass moves CUB's bytes at 59-60% of the DRAM peak against 62%). */
 #include "kit_cuda.cuh"
 #include "lab5_rank.cuh"
@@ -75,13 +76,40 @@ static_assert(NT % 32 == 0 && NT >= LAB5_DIGITS, "one thread per digit for the l
 
 /* ---- the histograms of all four passes --------------------------------------------- */
 
+/* The bits of x that are the same in every lane's x, and those that are set in
+ * some lane's: one redux instruction each from sm_80 on, five shuffles before. */
+[[maybe_unused]] static __device__ __forceinline__ uint32_t warp_and(uint32_t x)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    return __reduce_and_sync(LAB5_FULL_MASK, x);
+#else
+    for (int d = 16; d > 0; d /= 2)
+        x &= __shfl_xor_sync(LAB5_FULL_MASK, x, d);
+    return x;
+#endif
+}
+[[maybe_unused]] static __device__ __forceinline__ uint32_t warp_or(uint32_t x)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    return __reduce_or_sync(LAB5_FULL_MASK, x);
+#else
+    for (int d = 16; d > 0; d /= 2)
+        x |= __shfl_xor_sync(LAB5_FULL_MASK, x, d);
+    return x;
+#endif
+}
+
 /* Add the 4 keys of one lane's 16-byte load to the block's counters of every pass.
- * Sorted, equal or low-bit keys make whole warps hit one counter: a cheap probe
- * first (lab 1's trick) lets one lane add for the warp, or a lane add its 4 at once. */
+ * Sorted, equal or low-bit keys make whole warps hit one counter (lab 1's trick:
+ * then one lane adds for the warp, or a lane adds its 4 at once). Which digits are
+ * shared is found once for all four passes: a bit is the same in a set of words
+ * exactly where their AND and their OR agree, so my 4 words' AND ^ OR marks the
+ * bits where they differ, and the warp's (two reductions) the bits where its 128
+ * keys differ. A digit with no such bit is shared. */
 template <lab5_type T>
 static __device__ __forceinline__ void count_quad(uint32_t (*hist)[LAB5_DIGITS], uint4 q)
 {
-    // TODO(Step 5.3): per pass: 4 digits; the whole warp one digit -> lane 0 adds 128; my 4 equal -> add 4; else 4 atomics (about 20 lines)
+    // TODO(Step 5.3): AND and OR of my 4 words and of the warp's (warp_and, warp_or); per pass: the warp's digit bits all agree -> lane 0 adds 128; mine agree -> add 4; else 4 atomics (about 17 lines)
     (void)hist; (void)q;
 }
 

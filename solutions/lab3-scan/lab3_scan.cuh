@@ -10,11 +10,13 @@
  *     them (lab3_warp_sum, the warp reduction of lab 2, is given);
  *   - tile load/store through shared memory (given; Step 3.2 explains the
  *     transpose) and the tile-offset pass of the multi-pass scans (given);
+ *   - the 16-byte stores of a tile that lies in shared memory: you write them in
+ *     Step 3.5 (Step 3.7 stores each warp's part of a tile the same way);
  *   - the tile status of the single-pass scans (given: lab3_tile_status, with the
  *     ticket, publishing A and P, reading and waiting; lab3_tile.h says how a
  *     status is packed and why the scans need no fence);
  *   - the warp-parallel look-back: you write it in Step 3.5, and select-if
- *     (Step 3.6) runs the same code over counts. */
+ *     (Step 3.6) and the pipelined scan (Step 3.7) run the same code. */
 #ifndef LAB3_SCAN_CUH
 #define LAB3_SCAN_CUH
 
@@ -120,6 +122,28 @@ static __device__ __forceinline__ void lab3_store_tile(T *out, size_t count, T *
         if ((size_t)i < count)
             out[i] = smem[i];
     }
+}
+
+/* Shared -> global, coalesced, for a tile of NV values that lies in shared memory
+ * (NV a whole number of 16-byte vectors): 16-byte stores when `vectors` (the caller
+ * passes: a full tile and a 16-byte aligned out; this helper trusts it and does not
+ * test count), otherwise the first count values one by one. Step 3.5. */
+template <int NT, int NV, typename T>
+static __device__ __forceinline__ void lab3_store_tile_vectors(T *out, size_t count, bool vectors, const T *tile)
+{
+    static_assert(NV * sizeof(T) % 16 == 0, "a full tile must be a whole number of 16-byte vectors");
+    // BEGIN SOLUTION (Step 3.5): full and aligned: uint4 stores of vectors j = tid, tid + NT, ...; else out[i] = tile[i] for i < count
+    constexpr int TILE_VECS = NV * sizeof(T) / 16;
+    if (vectors) {
+        uint4 *dst = (uint4 *)out;
+        for (int j = threadIdx.x; j < TILE_VECS; j += NT)
+            dst[j] = ((const uint4 *)tile)[j];
+    } else {
+        for (int i = threadIdx.x; i < (int)count; i += NT)
+            out[i] = tile[i];
+    }
+    // STUB: (void)out, (void)count, (void)vectors, (void)tile;
+    // END SOLUTION
 }
 
 /* Scan a thread's VT values in place, starting from `prefix` (the sum of
@@ -243,13 +267,17 @@ struct lab3_tile_status {
         return 0;
     }
 
-    /* Every thread of the block calls it: thread 0 draws the next tile id from the
-     * ticket counter and shares it through shared memory (one barrier). */
+    /* One thread draws the next tile id from the ticket counter; sharing it with the
+     * block is the caller's business (Step 3.7: its loader warp). */
+    __device__ unsigned int draw_ticket() const { return atomicAdd((unsigned int *)words, 1u); }
+
+    /* Every thread of the block calls it: thread 0 draws the next tile id and shares
+     * it through shared memory (one barrier). */
     __device__ unsigned int take_tile() const
     {
         __shared__ unsigned int tile_id;
         if (threadIdx.x == 0)
-            tile_id = atomicAdd((unsigned int *)words, 1u);
+            tile_id = draw_ticket();
         __syncthreads();
         return tile_id;
     }

@@ -26,8 +26,9 @@
  *      look-back of 59-191 tiles (--stats, on an H200) costs 2 to 6 round trips.
  * The status entries, ticket and per-launch reset are those of Steps 3.3-3.4
  * (lab3_tile_status). The look-back is lab3_lookback_window and its caller
- * lab3_tile_lookback, in lab3_scan.cuh: you write them in this step, and
- * select-if (Step 3.6) runs the same code over counts.
+ * lab3_tile_lookback, in lab3_scan.cuh, and so are the 16-byte stores
+ * (lab3_store_tile_vectors): you write them in this step; select-if (Step 3.6)
+ * runs the same look-back over counts, and Step 3.7 reuses all three.
  *
  * What remains: the reset memset and the ticket atomic per launch, and the
  * serial phase of each tile (scan + look-back) during which that block moves no
@@ -95,25 +96,6 @@ static __device__ __forceinline__ void load_tile_async(const T *in, size_t count
     // END SOLUTION
 }
 
-/* Shared -> global, coalesced: 16-byte stores when `vectors` (the same flag as for
- * load_tile_async), otherwise the first count values one by one. */
-template <typename T>
-static __device__ __forceinline__ void store_tile(T *out, size_t count, bool vectors, const T *tile)
-{
-    // BEGIN SOLUTION (Step 3.5): full and aligned: uint4 stores of vectors j = tid, tid + NT, ...; else out[i] = tile[i] for i < count
-    typedef tile_shape<T> S;
-    if (vectors) {
-        uint4 *dst = (uint4 *)out;
-        for (int j = threadIdx.x; j < S::VECS; j += NT)
-            dst[j] = ((const uint4 *)tile)[j];
-    } else {
-        for (int i = threadIdx.x; i < (int)count; i += NT)
-            out[i] = tile[i];
-    }
-    // STUB: (void)out, (void)count, (void)vectors, (void)tile;
-    // END SOLUTION
-}
-
 /* The barrier plan (six per tile): (1) in take_tile, the tile id is shared;
  * (2) at the end of load_tile_async, the tile is in shared memory; (3, 4) in
  * lab3_block_exclusive_scan; (5) after the look-back, tile_prefix is known; (6)
@@ -123,7 +105,7 @@ __global__ void __launch_bounds__(NT, LAB3_TUNED_MIN_BLOCKS) tuned_scan(const T 
                                                                        bool aligned, lab3_tile_status<T> status,
                                                                        unsigned long long *stats)
 {
-    // BEGIN SOLUTION (Step 3.5): tile id; vectors = aligned && count == NV; load_tile_async; thread sums; block scan; warp 0 runs lab3_tile_lookback, thread 0 puts the prefix in shared memory; barrier; scan in shared memory; barrier; store_tile
+    // BEGIN SOLUTION (Step 3.5): tile id; vectors = aligned && count == NV; load_tile_async; thread sums; block scan; warp 0 runs lab3_tile_lookback, thread 0 puts the prefix in shared memory; barrier; scan in shared memory; barrier; lab3_store_tile_vectors
     typedef tile_shape<T> S;
     __shared__ __align__(16) T tile[S::NV];
     __shared__ T warp_sums[NT / 32 + 1];
@@ -159,7 +141,7 @@ __global__ void __launch_bounds__(NT, LAB3_TUNED_MIN_BLOCKS) tuned_scan(const T 
         running += x;
     }
     __syncthreads();
-    store_tile(out + base, count, vectors, tile);
+    lab3_store_tile_vectors<NT, S::NV>(out + base, count, vectors, tile); /* lab3_scan.cuh */
     // END SOLUTION
 }
 

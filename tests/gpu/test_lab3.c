@@ -1,10 +1,11 @@
 /* lab3's GPU suite: every scan variant and CUB, inclusive and exclusive, int32 and
  * int64, at every size, each case run three times on the same buffers (a status
- * array that is not reset between launches fails the second run); lookback-tuned
- * and CUB also at 2^28 + 13 (twice); block-hillis-steele, lookback-tuned and
- * select-if once past 2^31 values; compaction (select-if in place, cub-select) at
- * keep rates 0, 1, 50 and 100%.
- * One suite per variant (lab3_v0 .. lab3_v5, lab3_cub, lab3_select, lab3_cub_select)
+ * array that is not reset between launches fails the second run); lookback-tuned,
+ * tma-pipeline and CUB also at 2^28 + 13 (twice); block-hillis-steele,
+ * lookback-tuned, tma-pipeline and select-if once past 2^31 values; tma-pipeline
+ * also on buffers that are not 16-byte aligned; compaction (select-if in place,
+ * cub-select) at keep rates 0, 1, 50 and 100%.
+ * One suite per variant (lab3_v0 .. lab3_v6, lab3_cub, lab3_select, lab3_cub_select)
  * so Criterion's --filter grades one step. */
 #include "kit_test.h"
 #include "lab3.h"
@@ -28,6 +29,8 @@ static size_t sizes[] = {
     LAB3_BLOCKED_NV * LAB3_BLOCKED_NV + 1,
     AROUND(LAB3_TUNED_NV_I32), /* Step 3.5 */
     AROUND(LAB3_TUNED_NV_I64),
+    AROUND(LAB3_TMA_NV_I32), /* Step 3.7 */
+    AROUND(LAB3_TMA_NV_I64),
 };
 
 static const char *step_of(int v) { return v == LAB3_CUB ? "cub" : lab3_variants[v].info.step; }
@@ -85,10 +88,66 @@ LAB3_SUITE(2)
 LAB3_SUITE(3)
 LAB3_SUITE(4)
 LAB3_SUITE(5)
+LAB3_SUITE(6)
 
 Test(lab3_v5, big_2_28_plus_13, .timeout = 600) { check_big(5); }
+Test(lab3_v6, big_2_28_plus_13, .timeout = 600) { check_big(6); }
 Test(lab3_v0, past_2_31, .timeout = 600) { check_huge_scan(0); }
 Test(lab3_v5, past_2_31, .timeout = 600) { check_huge_scan(5); }
+Test(lab3_v6, past_2_31, .timeout = 600) { check_huge_scan(6); }
+
+/* in and out 4 or 8 bytes (one value) past a 16-byte boundary, apart and together:
+ * the 16-byte paths (bulk copies, vector stores) must step aside. n spans several
+ * tiles of every variant and ends in a partial one. Both types, both kinds. */
+static void check_misaligned(int v)
+{
+    KIT_TEST_REQUIRE_GPU();
+    const size_t n = 100003;
+    const int shifts[][2] = { { 1, 0 }, { 0, 1 }, { 1, 1 } }; /* (in, out) in values */
+    lab3_workspace ws = { 0 };
+    ws.status_bytes = lab3_status_bytes(n, LAB3_MIN_TILE, LAB3_STATUS_ENTRY_MAX);
+    ws.status = kit_device_alloc(ws.status_bytes, "the tile status array");
+    for (int type = LAB3_I32; type <= LAB3_I64; type++) {
+        const size_t size = lab3_type_bytes((lab3_type)type), bytes = n * size;
+        void *h_in = kit_host_alloc(bytes, "the input"), *h_ref = kit_host_alloc(bytes, "the reference");
+        if (type == LAB3_I32)
+            kit_fill_i32(h_in, n, 17, -(1 << 30), 1 << 30);
+        else
+            kit_fill_i64(h_in, n, 17, -((int64_t)1 << 40), (int64_t)1 << 40);
+        char *d_in = kit_device_alloc(bytes + size, "the input"), *d_out = kit_device_alloc(bytes + size, "the output");
+        for (int exclusive = 0; exclusive <= 1; exclusive++) {
+            if (type == LAB3_I32)
+                lab3_ref_scan_i32(h_in, h_ref, n, exclusive);
+            else
+                lab3_ref_scan_i64(h_in, h_ref, n, exclusive);
+            for (int k = 0; k < 3; k++) {
+                char *in = d_in + shifts[k][0] * size, *out = d_out + shifts[k][1] * size;
+                cr_assert(eq(int, (int)cudaMemcpy(in, h_in, bytes, cudaMemcpyHostToDevice), 0));
+                cr_assert(eq(int, kit_poison(out, bytes, 0), 0));
+                lab3_scan_io io = { in, out, n, (lab3_type)type, exclusive, &ws };
+                int r = lab3_variants[v].run(&io, 0);
+                if (r == KIT_TODO)
+                    cr_fail("Step %s (%s) is not implemented yet (TODO)", step_of(v), lab3_variants[v].info.slug);
+                cr_assert(eq(int, r, 0), "launch failed: %d", r);
+                cr_assert(eq(int, (int)cudaDeviceSynchronize(), 0));
+                void *got = kit_download(out, bytes);
+                char why[256] = "";
+                int bad = type == LAB3_I32 ? kit_compare_i32(got, h_ref, n, why, sizeof why)
+                                           : kit_compare_i64(got, h_ref, n, why, sizeof why);
+                free(got);
+                cr_assert(eq(int, bad, 0), "%s [n=%zu %s-%s, in +%d, out +%d values]: %s", lab3_variants[v].info.slug, n,
+                          type == LAB3_I32 ? "i32" : "i64", exclusive ? "excl" : "incl", shifts[k][0], shifts[k][1],
+                          why);
+            }
+        }
+        cudaFree(d_in);
+        cudaFree(d_out);
+        free(h_in);
+        free(h_ref);
+    }
+    cudaFree(ws.status);
+}
+Test(lab3_v6, misaligned) { check_misaligned(6); }
 
 ParameterizedTestParameters(lab3_cub, sizes)
 {
@@ -114,6 +173,7 @@ static void check_stats(int v)
 }
 Test(lab3_v4, stats) { check_stats(4); }
 Test(lab3_v5, stats) { check_stats(5); }
+Test(lab3_v6, stats) { check_stats(6); }
 
 /* ---- compaction ---------------------------------------------------------------- */
 
@@ -185,5 +245,5 @@ ParameterizedTest(select_param *prm, lab3_cub_select, keep_rates) { check_select
 /* The table and the suites must not drift apart. */
 Test(lab3_table, one_suite_per_variant)
 {
-    cr_assert(eq(int, lab3_variant_count, 6));
+    cr_assert(eq(int, lab3_variant_count, 7));
 }

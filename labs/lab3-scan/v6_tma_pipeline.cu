@@ -1,0 +1,386 @@
+/* Step 3.7: the single-pass scan as an assembly line: persistent blocks whose
+ * warps each do one job (load, sum, look back, scan) on a ring of tiles in shared
+ * memory, the loads being bulk copies (TMA on sm_90).
+ *
+ * Step 3.5 stays at 70-86% of the copy rate at large n because a block moves no
+ * data for a good part of its life: it waits for its ticket, then for its tile
+ * (one DRAM latency with nothing else to do), and while it scans and looks back it
+ * has no load in flight at all. Other blocks on the SM cover that only partly.
+ * Here loads are in flight all the time, and no tile waits for its block. Five
+ * ideas (CUB's newest single-pass scan is built on the same ones):
+ *
+ *   1. Persistent blocks. The grid is as many blocks as fit on the GPU at once
+ *      (kit_resident_blocks); each block loops over tiles until the ticket runs
+ *      past the last one. The ticket, the status entries and their per-launch
+ *      reset are those of Steps 3.3-3.5 (lab3_tile_status). Launching a block and
+ *      setting it up are paid once per block, not once per tile.
+ *
+ *   2. A ring of STAGES tiles in shared memory, filled by bulk copies. One call
+ *      fills a stage: cuda::memcpy_async(warp, stage, in + base,
+ *      cuda::aligned_size_t<16>(bytes), landed), made by the 32 threads of the
+ *      loader warp. libcu++ picks the copy the GPU has:
+ *        sm_90 and later: one thread issues ONE bulk asynchronous copy of the
+ *          whole 12 KB tile (cp.async.bulk: the Tensor Memory Accelerator, no
+ *          registers, no other thread involved) and tells the barrier how many
+ *          bytes to expect (expect_tx); the copy counts its bytes in as they land;
+ *        sm_80-89: the 32 threads issue 16-byte cp.async copies that arrive on the
+ *          same barrier when they are done;
+ *        sm_75: the 32 threads copy, synchronously (correct, no overlap).
+ *      Then the 32 threads arrive on `landed`, whose phase completes when they
+ *      all have AND every byte has landed.
+ *
+ *   3. Warp specialisation: publish a tile's aggregate as soon as it has landed.
+ *      The first version of this step had every warp do everything: a block drew
+ *      the ticket of a tile when it started loading it, STAGES - 1 tiles early,
+ *      but published the tile's aggregate (flag A) only when its scan got there.
+ *      In between the tile sat in the status array as X, and every later tile's
+ *      look-back waited on it: the whole grid moved at the pace of the slowest
+ *      block's backlog, and more stages made it slower (measured on an H100:
+ *      0.25-0.28 of memcpy, 78 status reads that found X per tile). So the block
+ *      is cut into four stations, each a loop over the same ring of stages:
+ *        loader (1 warp)      waits until a stage is empty, draws a ticket,
+ *                             starts the copy of that tile (load_tiles);
+ *        aggregator (1 warp)  waits until the stage has landed, sums the tile and
+ *                             publishes A at once (P for tile 0) (aggregate_tiles);
+ *        look-back (1 warp)   Step 3.5's look-back (lab3_lookback_window), then
+ *                             publishes P (look_back_tiles);
+ *        consumers (NT threads) scan the tile and store it (scan_tiles).
+ *      A tile is X only from its ticket until it has landed and been summed: a
+ *      DRAM latency, as in Step 3.5, whatever the stations behind it are doing.
+ *      The look-back runs off the consumers' path: while it waits on L2 for tile
+ *      t, the consumers scan tile t - 1 and the loader has the next ones loading.
+ *      It finds mostly A's, so it looks deeper than in Step 3.5 (each window of 32
+ *      costs one L2 round trip), but it rarely waits.
+ *      Why separate warps for loading and summing? A warp that did both would wait
+ *      for an empty stage to refill while the next tile sat landed and unsummed,
+ *      i.e. X: tile publishing would again wait on the consumers. And summing and
+ *      looking back in one warp would make A of a block's next tile wait on the
+ *      look-back of its current one; where a block holds consecutive tickets (the
+ *      start of a run) those waits chain from block to block.
+ *
+ *   4. Per-warp prefixes from the aggregator. The aggregator reads the tile anyway,
+ *      so it sums it warp by warp: consumer warp w owns 32 x VECS consecutive
+ *      16-byte vectors of the stage, and the aggregator leaves, beside the stage,
+ *      the sum of the warps before w. A consumer warp then needs only a warp scan:
+ *      no block-wide barrier at all (__syncthreads() would wait for the other
+ *      stations too), and each consumer warp goes at its own pace.
+ *
+ *   5. Values in registers, tiles out through shared memory. Each consumer thread
+ *      reads its VT consecutive values out of the stage once, as VECS 16-byte
+ *      vectors (VECS odd: the 8 lanes one 16-byte access serves at once fall in 8
+ *      different groups of 4 banks, Step 3.5's odd VT one level up), scans them in
+ *      registers, writes them back where it read them, and its warp stores its part
+ *      of the tile with coalesced 16-byte stores. Shared memory is written or read
+ *      5 times per tile (copy, aggregator, consumers' read, write back, store).
+ *      Why not bulk stores (cp.async.bulk shared -> global)? A store is fire and
+ *      forget: no thread waits for it, so there is no latency to hide, only ~10
+ *      instructions per thread and tile to save. A bulk store would cost a proxy
+ *      fence before it, a wait on its bulk group before the stage is refilled, and
+ *      a second path for the last tile and for older GPUs.
+ *
+ * The barriers and their phases. Each stage has four barriers, one per hand-over
+ * around the ring: landed (loader -> aggregator; 32 arrivals + the copy's bytes),
+ * summed (aggregator -> look-back; 32), ready (look-back -> consumers; 32) and
+ * empty (consumers -> loader; NT). Slot j of a station's loop uses stage
+ * j % STAGES for the u-th time, u = j / STAGES, and that use is phase u of each of
+ * the stage's four barriers. A barrier only remembers the parity of its phase, so
+ * a station waits for phase u by its parity u % 2 (use_parity, wait_phase); the
+ * loader, before refilling a stage, waits for phase u - 1 of `empty` (the stage's
+ * first use needs no wait). Parity is enough because no barrier can get two
+ * phases ahead of the station that waits on it: phase u + 1 of any of the four
+ * needs the stage to go once more round the ring, through the waiting station's
+ * wait for phase u.
+ * The tile id travels beside the stage: the loader writes tile_of[stage] before it
+ * arrives on `landed`, and every station reads it after its wait; the arrivals
+ * release and the waits acquire, so each station sees the id of this use, and the
+ * loader overwrites it only after `empty`, when all have read it. Every station
+ * takes the stages in the same order, so tiles are loaded, summed, looked back and
+ * scanned in the order of their tickets.
+ * Stopping: the loader draws tickets until one is past the last tile; it puts that
+ * id beside the stage and arrives on `landed` without a copy, and each station
+ * passes it on and stops. Later tickets would be larger still: no copy is left in
+ * flight, and no station waits for a barrier that nobody will complete.
+ *
+ * Why it cannot deadlock. The loader waits only for `empty` of stages it filled,
+ * and draws a ticket only when it can start the copy at once: every tile that has a
+ * ticket is loading or loaded. The aggregator waits only for `landed`, which the
+ * copies complete on their own (in order: a landed tile may wait behind an older
+ * tile of its block, also loading). So every tile that has a ticket gets A (or P)
+ * without waiting on any other tile, and a look-back, which waits only for tiles
+ * before it to leave X, always ends. The consumers wait only for the look-back, and
+ * the loader for the consumers. No tile depends on a later one: no cycle.
+ *
+ * The edges. A bulk copy needs 16-byte aligned addresses and a size that is a
+ * multiple of 16. A full tile is NT x VECS x 16 bytes, so when `in` is 16-byte
+ * aligned, every tile starts aligned: the whole 16-byte vectors of a tile come in
+ * one bulk copy, and the loader's 32 threads fill the rest (the last tile's last
+ * values, 0 past the end). A misaligned `in` is loaded value by value by the loader
+ * warp (slow; the tests have a case). The stores: 16-byte when `out` is aligned and
+ * the tile full, value by value otherwise. Indices are size_t (n may pass 2^31),
+ * tile ids 32-bit (n < 2^32).
+ *
+ * Two memory paths into shared memory. A bulk copy writes shared memory through
+ * the "async proxy", not through the threads' loads and stores (the "generic
+ * proxy"); the two are ordered only by a proxy fence. So every thread that reads or
+ * writes a stage executes fence.proxy.async after its last access (the stage is
+ * refilled by a bulk copy after the next hand-over), and thread 0 after
+ * initialising the barriers. sm_90 only: older GPUs have no async proxy.
+ *
+ * Defaults (-D to tune; lab3.h has the tile), from a tuning run on an H100
+ * (plots/data/lab3_tma_tune_h100.csv):
+ *   - tiles of 256 consumer threads x 3 vectors = 12 KB, 5 stages: 61 KB per block,
+ *     which fits the 64 KB a block may have on sm_75, the smallest limit the kit
+ *     supports, and lets 3 blocks share the 228 KB of an sm_90 SM; 352 threads per
+ *     block (8 consumer warps + 3);
+ *   - what counts is the bytes each SM has on their way and the size of a tile:
+ *     at 2^28 int32, 3 blocks x 3 stages of 20 KB (180 KB per SM) reached 0.91 of
+ *     memcpy, 3 x 6 stages of 12 KB (216 KB) 0.94, 2 x 8 stages of 12 KB (192 KB)
+ *     0.96, 3 x 4 stages of 12 KB (144 KB) 0.88, and tiles of 4 KB 0.75 (a
+ *     look-back per 4 KB is too many). 6 stages of 12 KB need 73 KB, more than sm_75
+ *     allows a block, so the default is 5;
+ *   - 3 blocks per SM on sm_90 (__launch_bounds__: 56 registers per thread; the
+ *     int32 kernel spills 12 bytes).
+ * Measured (plots/data/goals_h100.csv, goals_h200.csv; exclusive, 2^24 / 2^28):
+ * int32 0.85 / 0.93 of memcpy on an H100, 0.76 / 0.84 on an H200; int64 0.92 /
+ * 0.96 and 0.84 / 0.90; 1.05x to 1.15x of CUB's scan (lecture 3).
+ * What can still limit it: the look-back, one L2 round trip per window of 32
+ * predecessors and one look-back at a time per block (--stats shows the depth),
+ * and, at small n, the start and the end of the run (at 2^24 int32 a block has
+ * about 14 tiles). */
+#include "kit_cuda.cuh"
+#include "lab3_scan.cuh"
+
+#include <cooperative_groups.h>
+#include <cuda/barrier>
+#include <cuda/ptx>
+
+enum { NT = LAB3_TMA_NT, VECS = LAB3_TMA_VECS };
+static_assert(VECS % 2 == 1, "odd VECS keeps the threads' 16-byte shared-memory accesses conflict-free");
+static_assert(NT % 32 == 0 && NT >= LAB3_MIN_TILE, "whole warps, tiles no smaller than the workspace assumes");
+
+/* Tiles in the ring of each block. */
+#ifndef LAB3_TMA_STAGES
+#define LAB3_TMA_STAGES 5
+#endif
+/* Blocks per SM the register allocation must allow (__launch_bounds__). How many
+ * are resident is asked of the occupancy calculator (shared memory decides): with
+ * the default 61 KB per block (5 stages of 12 KB), 3 in the 228 KB of sm_90 and sm_100, 2 in the
+ * 164 KB of sm_80, 1 in the 64 KB of sm_75 and the ~100 KB of the others. */
+#ifndef LAB3_TMA_BLOCKS_PER_SM
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 900 || (__CUDA_ARCH__ >= 1000 && __CUDA_ARCH__ < 1100)
+#define LAB3_TMA_BLOCKS_PER_SM 3
+#elif __CUDA_ARCH__ == 800
+#define LAB3_TMA_BLOCKS_PER_SM 2
+#else
+#define LAB3_TMA_BLOCKS_PER_SM 1
+#endif
+#endif
+enum { STAGES = LAB3_TMA_STAGES };
+static_assert(STAGES >= 2, "a ring needs a stage to load while another is scanned");
+
+/* The block: NT consumer threads (warps 0 .. CONSUMER_WARPS - 1, so that thread
+ * ranks within the consumers are threadIdx.x), then one warp per other station. */
+enum {
+    CONSUMER_WARPS = NT / 32,
+    LOADER_WARP = CONSUMER_WARPS,
+    AGGREGATOR_WARP = CONSUMER_WARPS + 1,
+    LOOKBACK_WARP = CONSUMER_WARPS + 2,
+    THREADS = NT + 3 * 32
+};
+
+/* The tile of type T: NT consumer threads x VT values, VT = VECS 16-byte vectors. */
+template <typename T>
+struct pipeline_shape {
+    static constexpr int PER_VEC = 16 / sizeof(T); /* values in one 16-byte vector */
+    static constexpr int VT = VECS * PER_VEC;
+    static constexpr int NV = NT * VT;
+    static constexpr int WARP_NV = 32 * VT; /* the part of a tile one consumer warp owns */
+};
+
+typedef cuda::barrier<cuda::thread_scope_block> stage_barrier;
+
+/* The block's dynamic shared memory (STAGES tiles, 61 KB by default: more than the
+ * 48 KB a block gets without asking, so the launcher opts in). Beside each stage:
+ * its four barriers and what the stations hand on with it. */
+template <typename T>
+struct pipeline_smem {
+    T stage[STAGES][pipeline_shape<T>::NV]; /* first, so 16-byte aligned (bulk copies need it) */
+    stage_barrier landed[STAGES];           /* loader -> aggregator: the tile is in the stage */
+    stage_barrier summed[STAGES];           /* aggregator -> look-back: A is published */
+    stage_barrier ready[STAGES];            /* look-back -> consumers: the tile's prefix is known */
+    stage_barrier empty[STAGES];            /* consumers -> loader: the tile is stored, refill */
+    unsigned int tile_of[STAGES];           /* the tile's id; past the last tile: stop */
+    T aggregate[STAGES];                    /* the tile's sum (aggregator) */
+    T warp_prefix[STAGES][CONSUMER_WARPS];  /* sum of the consumer warps' parts before each (aggregator) */
+    T tile_prefix[STAGES];                  /* sum of all tiles before it (look-back) */
+};
+
+/* The parity of the phase in which a station's slot uses its stage (the header's
+ * "barriers and their phases"). */
+[[maybe_unused]] static __device__ __forceinline__ bool use_parity(unsigned int slot)
+{
+    return (slot / STAGES) % 2 != 0;
+}
+
+/* Wait for the phase of `bar` with this parity (on sm_90 mbarrier.try_wait, which
+ * suspends the thread until the phase completes or a time limit passes). A loop
+ * of our own over try_wait measured the same as libcu++'s wait_parity (H100,
+ * lab3_tma_tune_h100.csv run 3). */
+[[maybe_unused]] static __device__ __forceinline__ void wait_phase(stage_barrier &bar, bool parity)
+{
+    bar.wait_parity(parity);
+}
+
+/* Order this thread's earlier accesses to shared memory before the bulk copies
+ * issued after the next hand-over (sm_90 and later: the copies write through the
+ * async proxy; older GPUs have none). [[maybe_unused]]: the starter's stubs do not
+ * call it yet. */
+[[maybe_unused]] static __device__ __forceinline__ void fence_before_bulk_copies()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);
+#endif
+}
+
+/* The sum of the values in a 16-byte vector. */
+template <typename T>
+static __device__ __forceinline__ T vector_sum(uint4 vector)
+{
+    T v[16 / sizeof(T)];
+    memcpy(v, &vector, sizeof vector);
+    T sum = 0;
+#pragma unroll
+    for (int i = 0; i < (int)(16 / sizeof(T)); i++)
+        sum += v[i];
+    return sum;
+}
+
+/* This consumer thread's VT consecutive values of a stage, as VECS 16-byte vectors. */
+template <typename T, int VT>
+static __device__ __forceinline__ void read_values(const T *stage, T (&v)[VT])
+{
+    constexpr int PER_VEC = VT / VECS;
+    const uint4 *mine = (const uint4 *)stage + threadIdx.x * VECS;
+#pragma unroll
+    for (int j = 0; j < VECS; j++) {
+        uint4 vector = mine[j];
+        memcpy(&v[j * PER_VEC], &vector, sizeof vector);
+    }
+}
+
+/* ...and back to where they came from (no other thread has read them since). */
+template <typename T, int VT>
+static __device__ __forceinline__ void write_values(T *stage, const T (&v)[VT])
+{
+    constexpr int PER_VEC = VT / VECS;
+    uint4 *mine = (uint4 *)stage + threadIdx.x * VECS;
+#pragma unroll
+    for (int j = 0; j < VECS; j++) {
+        uint4 vector;
+        memcpy(&vector, &v[j * PER_VEC], sizeof vector);
+        mine[j] = vector;
+    }
+}
+
+/* A consumer warp stores its part of a tile (`part`, 32 x VECS vectors in shared
+ * memory) to `out`, coalesced: 16-byte stores when `vectors` (a full tile and a
+ * 16-byte aligned out), otherwise the first `count` values one by one (count is at
+ * most the part's 32 x VT: the rest belongs to the other warps, which may not have
+ * written it yet; racecheck caught a version that stored it). */
+template <typename T>
+static __device__ __forceinline__ void store_warp_part(T *out, long long count, bool vectors, const T *part)
+{
+    const int lane = threadIdx.x % 32;
+    if (vectors) {
+#pragma unroll
+        for (int j = 0; j < VECS; j++)
+            ((uint4 *)out)[j * 32 + lane] = ((const uint4 *)part)[j * 32 + lane];
+    } else {
+        for (int i = lane; i < count; i += 32)
+            out[i] = part[i];
+    }
+}
+
+/* The loader warp fills `stage` with tile t (which exists) and arrives on
+ * `landed`. The whole 16-byte vectors of a 16-byte aligned `in` come in one bulk
+ * copy (cuda::memcpy_async, see the header): all of a full tile. The 32 threads
+ * fill the rest: the values of the last tile that do not make a whole vector, and
+ * 0 past the end (a misaligned `in`: every value). */
+template <typename T>
+static __device__ __forceinline__ void fill_stage(const T *in, size_t n, unsigned int t, bool in_aligned, T *stage,
+                                                  stage_barrier &landed)
+{
+    // TODO(Step 3.7): count = lab3_tile_items; bulk = whole vectors when in_aligned (else 0): cuda::memcpy_async(warp tile, stage, in + base, cuda::aligned_size_t<16>(bulk bytes), landed); lanes copy values bulk .. count (rounded up to a vector) and zero the vectors past it; fence_before_bulk_copies if they wrote; every lane arrives: (void)landed.arrive() (about 18 lines)
+    (void)in, (void)n, (void)t, (void)in_aligned, (void)stage, (void)landed;
+}
+
+/* The loader (one warp): for each stage in turn, wait until it is empty (its
+ * previous tile stored), draw a ticket, start the copy (fill_stage). Drawing the
+ * ticket only once the copy can start keeps a tile's X short. */
+template <typename T>
+static __device__ void load_tiles(const T *in, size_t n, bool in_aligned, lab3_tile_status<T> status,
+                                  pipeline_smem<T> &sm)
+{
+    // TODO(Step 3.7): slot = 0, 1, ...: s = slot % STAGES; from slot STAGES on, wait_phase(empty[s], use_parity(slot - STAGES)); lane 0 draws the ticket and writes tile_of[s], __shfl_sync shares it; a real tile: fill_stage, past the last: landed[s].arrive() and return (about 18 lines)
+    (void)in, (void)n, (void)in_aligned, (void)status, (void)sm;
+}
+
+/* The aggregator (one warp): for each stage in turn, wait until its tile has
+ * landed, sum it (consumer warp w's part: vectors w * 32 * VECS + j * 32 + lane,
+ * conflict-free), publish A at once (P for tile 0: nothing comes before it), and
+ * leave the sum and the prefix of each consumer warp's part beside the stage. */
+template <typename T>
+static __device__ void aggregate_tiles(size_t tiles, lab3_tile_status<T> status, pipeline_smem<T> &sm)
+{
+    // TODO(Step 3.7): slot = 0, 1, ...: wait_phase(landed[s], use_parity(slot)); t = tile_of[s]; a real tile: each lane sums its vectors of every consumer warp's part, lab3_warp_sum per part, running prefix into warp_prefix[s][w]; lane 0: set_inclusive (t == 0) or set_aggregate, aggregate[s]; fence_before_bulk_copies; all: summed[s].arrive(); past the last tile: return after arriving (about 35 lines)
+    (void)tiles, (void)status, (void)sm;
+}
+
+/* The look-back (one warp): for each stage in turn, once A is published, find the
+ * tile's exclusive prefix (Step 3.5's lab3_lookback_window, which also counts
+ * --stats), publish P and leave the prefix beside the stage. */
+template <typename T>
+static __device__ void look_back_tiles(size_t tiles, lab3_tile_status<T> status, unsigned long long *stats,
+                                       pipeline_smem<T> &sm)
+{
+    // TODO(Step 3.7): slot = 0, 1, ...: wait_phase(summed[s], use_parity(slot)); t = tile_of[s]; a real tile: before = 0 for tile 0, else lab3_lookback_window and lane 0 set_inclusive(t, before + aggregate[s]); lane 0: tile_prefix[s] = before; all: ready[s].arrive(); past the last tile: return after arriving (about 19 lines)
+    (void)tiles, (void)status, (void)stats, (void)sm;
+}
+
+/* The consumers (NT threads, each warp on its own): for each stage in turn, once
+ * the tile's prefix is known, scan the thread's values in registers from tile
+ * prefix + warp prefix + the warp scan of the thread sums, write them back, and the
+ * warp stores its part; then the stage is empty. */
+template <typename T>
+static __device__ void scan_tiles(T *out, size_t n, int exclusive, bool out_aligned, pipeline_smem<T> &sm)
+{
+    // TODO(Step 3.7): slot = 0, 1, ...: wait_phase(ready[s], use_parity(slot)); t = tile_of[s], return when past the last tile; read_values, thread sum, lab3_warp_inclusive_scan; lab3_thread_scan from tile_prefix[s] + warp_prefix[s][warp] + the warp's exclusive prefix; write_values; __syncwarp; store_warp_part; fence_before_bulk_copies; empty[s].arrive() (about 27 lines)
+    (void)out, (void)n, (void)exclusive, (void)out_aligned, (void)sm;
+}
+
+/* The kernel: thread 0 sets up the 4 x STAGES barriers, then each warp runs its
+ * station until the tickets run out. */
+template <typename T>
+__global__ void __launch_bounds__(THREADS, LAB3_TMA_BLOCKS_PER_SM)
+    pipeline_scan(const T *in, T *out, size_t n, int exclusive, bool in_aligned, bool out_aligned,
+                  lab3_tile_status<T> status, unsigned long long *stats)
+{
+    // TODO(Step 3.7): thread 0 inits landed, summed, ready (32 arrivals each) and empty (NT) of every stage, fence_before_bulk_copies; __syncthreads(); then by warp: consumers scan_tiles, LOADER_WARP load_tiles, AGGREGATOR_WARP aggregate_tiles, LOOKBACK_WARP look_back_tiles (about 22 lines)
+    (void)in, (void)out, (void)n, (void)exclusive, (void)in_aligned, (void)out_aligned, (void)status, (void)stats;
+}
+
+template <typename T>
+static int tma_pipeline(const lab3_scan_io *io, cudaStream_t stream)
+{
+    // TODO(Step 3.7): reset the status; once per type (a function-local static): opt in to sizeof(pipeline_smem<T>) bytes of dynamic shared memory (cudaFuncAttributeMaxDynamicSharedMemorySize), the largest carveout, and kit_resident_blocks for THREADS threads; grid = min(tiles, resident blocks) of THREADS threads; in_aligned and out_aligned apart (about 23 lines)
+    (void)io, (void)stream;
+    return KIT_TODO;
+}
+
+extern "C" int lab3_tma_pipeline(const lab3_scan_io *io, cudaStream_t stream)
+{
+    if (io->n == 0)
+        return 0;
+    return io->type == LAB3_I32 ? tma_pipeline<unsigned int>(io, stream)
+                                : tma_pipeline<unsigned long long>(io, stream);
+}
