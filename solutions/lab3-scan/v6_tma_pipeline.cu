@@ -2,7 +2,7 @@
  * warps each do one job (load, sum, look back, scan) on a ring of tiles in shared
  * memory, the loads being bulk copies (TMA on sm_90).
  *
- * Step 3.5 stays at 70-86% of the copy rate at large n because a block moves no
+ * Step 3.5 stays at 73-88% of the copy rate at 2^28 because a block moves no
  * data for a good part of its life: it waits for its ticket, then for its tile
  * (one DRAM latency with nothing else to do), and while it scans and looks back it
  * has no load in flight at all. Other blocks on the SM cover that only partly.
@@ -36,7 +36,7 @@
  *      In between the tile sat in the status array as X, and every later tile's
  *      look-back waited on it: the whole grid moved at the pace of the slowest
  *      block's backlog, and more stages made it slower (measured on an H100:
- *      0.25-0.28 of memcpy, 78 status reads that found X per tile). So the block
+ *      0.24-0.29 of memcpy; at 2^28, 78 window polls per tile found X). So the block
  *      is cut into four stations, each a loop over the same ring of stages:
  *        loader (1 warp)      waits until a stage is empty, draws a ticket,
  *                             starts the copy of that tile (load_tiles);
@@ -49,8 +49,8 @@
  *      DRAM latency, as in Step 3.5, whatever the stations behind it are doing.
  *      The look-back runs off the consumers' path: while it waits on L2 for tile
  *      t, the consumers scan tile t - 1 and the loader has the next ones loading.
- *      It finds mostly A's, so it looks deeper than in Step 3.5 (each window of 32
- *      costs one L2 round trip), but it rarely waits.
+ *      It reads about two windows of 32 per tile (each one L2 round trip; 45-69
+ *      predecessors on average, --stats), but it rarely waits.
  *      Why separate warps for loading and summing? A warp that did both would wait
  *      for an empty stage to refill while the next tile sat landed and unsummed,
  *      i.e. X: tile publishing would again wait on the consumers. And summing and
@@ -134,13 +134,15 @@
  *     block (8 consumer warps + 3);
  *   - what counts is the bytes each SM has on their way and the size of a tile:
  *     at 2^28 int32, 3 blocks x 3 stages of 20 KB (180 KB per SM) reached 0.91 of
- *     memcpy, 3 x 6 stages of 12 KB (216 KB) 0.94, 2 x 8 stages of 12 KB (192 KB)
+ *     memcpy, 3 x 5 stages of 12 KB (180 KB, the default) 0.93,
+ *     3 x 6 stages of 12 KB (216 KB) 0.94, 2 x 8 stages of 12 KB (192 KB)
  *     0.96, 3 x 4 stages of 12 KB (144 KB) 0.88, and tiles of 4 KB 0.75 (a
  *     look-back per 4 KB is too many). 6 stages of 12 KB need 73 KB, more than sm_75
  *     allows a block, so the default is 5;
  *   - 3 blocks per SM on sm_90 (__launch_bounds__: 56 registers per thread; the
  *     int32 kernel spills 12 bytes).
- * Measured (plots/data/goals_h100.csv, goals_h200.csv; exclusive, 2^24 / 2^28):
+ * Measured (plots/data/goals_h100.csv, goals_h200.csv; exclusive, 2^24 / 2^28,
+ * the slower of two rounds):
  * int32 0.85 / 0.93 of memcpy on an H100, 0.76 / 0.84 on an H200; int64 0.92 /
  * 0.96 and 0.84 / 0.90; 1.05x to 1.15x of CUB's scan (lecture 3).
  * What can still limit it: the look-back, one L2 round trip per window of 32
