@@ -99,15 +99,18 @@ static __device__ __forceinline__ void lab3_store_tile(T *out, size_t count, T *
 }
 
 /* Shared -> global, coalesced, for a tile of NV values that lies in shared memory
- * (NV a whole number of 16-byte vectors): 16-byte stores when `vectors` (the caller
+ * (NV a whole number of 16-byte vectors), stored by NT threads of which this one
+ * is number `rank` (a block: threadIdx.x; Step 3.7 stores each warp's part of a
+ * tile with NT = 32 and rank = the lane): 16-byte stores when `vectors` (the caller
  * passes: a full tile and a 16-byte aligned out; this helper trusts it and does not
  * test count), otherwise the first count values one by one. Step 3.5. */
 template <int NT, int NV, typename T>
-static __device__ __forceinline__ void lab3_store_tile_vectors(T *out, size_t count, bool vectors, const T *tile)
+static __device__ __forceinline__ void lab3_store_tile_vectors(T *out, size_t count, bool vectors, const T *tile,
+                                                               int rank)
 {
     static_assert(NV * sizeof(T) % 16 == 0, "a full tile must be a whole number of 16-byte vectors");
-    // TODO(Step 3.5): full and aligned: uint4 stores of vectors j = tid, tid + NT, ...; else out[i] = tile[i] for i < count (about 9 lines)
-    (void)out, (void)count, (void)vectors, (void)tile;
+    // TODO(Step 3.5): full and aligned: uint4 stores of vectors j = rank, rank + NT, ...; else out[i] = tile[i] for i = rank, rank + NT, ... < count (about 9 lines)
+    (void)out, (void)count, (void)vectors, (void)tile, (void)rank;
 }
 
 /* Scan a thread's VT values in place, starting from `prefix` (the sum of

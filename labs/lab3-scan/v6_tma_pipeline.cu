@@ -84,9 +84,9 @@
  * empty (consumers -> loader; NT). Slot j of a station's loop uses stage
  * j % STAGES for the u-th time, u = j / STAGES, and that use is phase u of each of
  * the stage's four barriers. A barrier only remembers the parity of its phase, so
- * a station waits for phase u by its parity u % 2 (use_parity, wait_phase); the
- * loader, before refilling a stage, waits for phase u - 1 of `empty` (the stage's
- * first use needs no wait). Parity is enough because no barrier can get two
+ * a station waits for phase u by its parity u % 2 (use_parity, then the barrier's
+ * wait_parity); the loader, before refilling a stage, waits for phase u - 1 of
+ * `empty` (the stage's first use needs no wait). Parity is enough because no barrier can get two
  * phases ahead of the station that waits on it: phase u + 1 of any of the four
  * needs the stage to go once more round the ring, through the waiting station's
  * wait for phase u.
@@ -218,19 +218,13 @@ struct pipeline_smem {
 };
 
 /* The parity of the phase in which a station's slot uses its stage (the header's
- * "barriers and their phases"). */
+ * "barriers and their phases"); a station waits for it with the barrier's
+ * wait_parity (on sm_90 mbarrier.try_wait, which suspends the thread until the
+ * phase completes or a time limit passes; a loop of our own over try_wait measured
+ * the same, lab3_tma_tune_h100.csv run 3). */
 [[maybe_unused]] static __device__ __forceinline__ bool use_parity(unsigned int slot)
 {
     return (slot / STAGES) % 2 != 0;
-}
-
-/* Wait for the phase of `bar` with this parity (on sm_90 mbarrier.try_wait, which
- * suspends the thread until the phase completes or a time limit passes). A loop
- * of our own over try_wait measured the same as libcu++'s wait_parity (H100,
- * lab3_tma_tune_h100.csv run 3). */
-[[maybe_unused]] static __device__ __forceinline__ void wait_phase(stage_barrier &bar, bool parity)
-{
-    bar.wait_parity(parity);
 }
 
 /* Order this thread's earlier accesses to shared memory before the bulk copies
@@ -284,25 +278,6 @@ static __device__ __forceinline__ void write_values(T *stage, const T (&v)[VT])
     }
 }
 
-/* A consumer warp stores its part of a tile (`part`, 32 x VECS vectors in shared
- * memory) to `out`, coalesced: 16-byte stores when `vectors` (a full tile and a
- * 16-byte aligned out), otherwise the first `count` values one by one (count is at
- * most the part's 32 x VT: the rest belongs to the other warps, which may not have
- * written it yet; racecheck caught a version that stored it). */
-template <typename T>
-static __device__ __forceinline__ void store_warp_part(T *out, long long count, bool vectors, const T *part)
-{
-    const int lane = threadIdx.x % 32;
-    if (vectors) {
-#pragma unroll
-        for (int j = 0; j < VECS; j++)
-            ((uint4 *)out)[j * 32 + lane] = ((const uint4 *)part)[j * 32 + lane];
-    } else {
-        for (int i = lane; i < count; i += 32)
-            out[i] = part[i];
-    }
-}
-
 /* The loader warp fills `stage` with tile t (which exists) and arrives on
  * `landed`. The whole 16-byte vectors of a 16-byte aligned `in` come in one bulk
  * copy (cuda::memcpy_async, see the header): all of a full tile. The 32 threads
@@ -323,7 +298,7 @@ template <typename T>
 static __device__ void load_tiles(const T *in, size_t n, bool in_aligned, lab3_tile_status<T> status,
                                   pipeline_smem<T> &sm)
 {
-    // TODO(Step 3.7): slot = 0, 1, ...: s = slot % STAGES; from slot STAGES on, wait_phase(empty[s], use_parity(slot - STAGES)); lane 0 draws the ticket and writes tile_of[s], __shfl_sync shares it; a real tile: fill_stage, past the last: landed[s].arrive() and return (about 18 lines)
+    // TODO(Step 3.7): slot = 0, 1, ...: s = slot % STAGES; from slot STAGES on, empty[s].wait_parity(use_parity(slot - STAGES)); lane 0 draws the ticket and writes tile_of[s], __shfl_sync shares it; a real tile: fill_stage, past the last: landed[s].arrive() and return (about 18 lines)
     (void)in, (void)n, (void)in_aligned, (void)status, (void)sm;
 }
 
@@ -334,7 +309,7 @@ static __device__ void load_tiles(const T *in, size_t n, bool in_aligned, lab3_t
 template <typename T>
 static __device__ void aggregate_tiles(size_t tiles, lab3_tile_status<T> status, pipeline_smem<T> &sm)
 {
-    // TODO(Step 3.7): slot = 0, 1, ...: wait_phase(landed[s], use_parity(slot)); t = tile_of[s]; a real tile: each lane sums its vectors of every consumer warp's part, lab3_warp_sum per part, running prefix into warp_prefix[s][w]; lane 0: set_inclusive (t == 0) or set_aggregate, aggregate[s]; fence_before_bulk_copies; all: summed[s].arrive(); past the last tile: return after arriving (about 35 lines)
+    // TODO(Step 3.7): slot = 0, 1, ...: landed[s].wait_parity(use_parity(slot)); t = tile_of[s]; a real tile: each lane sums its vectors of every consumer warp's part, lab3_warp_sum per part, running prefix into warp_prefix[s][w]; lane 0: set_inclusive (t == 0) or set_aggregate, aggregate[s]; fence_before_bulk_copies; all: summed[s].arrive(); past the last tile: return after arriving (about 35 lines)
     (void)tiles, (void)status, (void)sm;
 }
 
@@ -345,7 +320,7 @@ template <typename T>
 static __device__ void look_back_tiles(size_t tiles, lab3_tile_status<T> status, unsigned long long *stats,
                                        pipeline_smem<T> &sm)
 {
-    // TODO(Step 3.7): slot = 0, 1, ...: wait_phase(summed[s], use_parity(slot)); t = tile_of[s]; a real tile: before = 0 for tile 0, else lab3_lookback_window and lane 0 set_inclusive(t, before + aggregate[s]); lane 0: tile_prefix[s] = before; all: ready[s].arrive(); past the last tile: return after arriving (about 19 lines)
+    // TODO(Step 3.7): slot = 0, 1, ...: summed[s].wait_parity(use_parity(slot)); t = tile_of[s]; a real tile: before = 0 for tile 0, else lab3_lookback_window and lane 0 set_inclusive(t, before + aggregate[s]); lane 0: tile_prefix[s] = before; all: ready[s].arrive(); past the last tile: return after arriving (about 19 lines)
     (void)tiles, (void)status, (void)stats, (void)sm;
 }
 
@@ -356,7 +331,7 @@ static __device__ void look_back_tiles(size_t tiles, lab3_tile_status<T> status,
 template <typename T>
 static __device__ void scan_tiles(T *out, size_t n, int exclusive, bool out_aligned, pipeline_smem<T> &sm)
 {
-    // TODO(Step 3.7): slot = 0, 1, ...: wait_phase(ready[s], use_parity(slot)); t = tile_of[s], return when past the last tile; read_values, thread sum, lab3_warp_inclusive_scan; lab3_thread_scan from tile_prefix[s] + warp_prefix[s][warp] + the warp's exclusive prefix; write_values; __syncwarp; store_warp_part; fence_before_bulk_copies; empty[s].arrive() (about 27 lines)
+    // TODO(Step 3.7): slot = 0, 1, ...: ready[s].wait_parity(use_parity(slot)); t = tile_of[s], return when past the last tile; read_values, thread sum, lab3_warp_inclusive_scan; lab3_thread_scan from tile_prefix[s] + warp_prefix[s][warp] + the warp's exclusive prefix; write_values; __syncwarp; lab3_store_tile_vectors<32, WARP_NV> of the warp's own part only (lane = rank); fence_before_bulk_copies; empty[s].arrive() (about 32 lines)
     (void)out, (void)n, (void)exclusive, (void)out_aligned, (void)sm;
 }
 

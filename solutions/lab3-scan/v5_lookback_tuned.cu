@@ -141,7 +141,7 @@ __global__ void __launch_bounds__(NT, LAB3_TUNED_MIN_BLOCKS) tuned_scan(const T 
         running += x;
     }
     __syncthreads();
-    lab3_store_tile_vectors<NT, S::NV>(out + base, count, vectors, tile); /* lab3_scan.cuh */
+    lab3_store_tile_vectors<NT, S::NV>(out + base, count, vectors, tile, threadIdx.x); /* lab3_scan.cuh */
     // END SOLUTION
 }
 

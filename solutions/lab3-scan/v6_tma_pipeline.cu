@@ -84,9 +84,9 @@
  * empty (consumers -> loader; NT). Slot j of a station's loop uses stage
  * j % STAGES for the u-th time, u = j / STAGES, and that use is phase u of each of
  * the stage's four barriers. A barrier only remembers the parity of its phase, so
- * a station waits for phase u by its parity u % 2 (use_parity, wait_phase); the
- * loader, before refilling a stage, waits for phase u - 1 of `empty` (the stage's
- * first use needs no wait). Parity is enough because no barrier can get two
+ * a station waits for phase u by its parity u % 2 (use_parity, then the barrier's
+ * wait_parity); the loader, before refilling a stage, waits for phase u - 1 of
+ * `empty` (the stage's first use needs no wait). Parity is enough because no barrier can get two
  * phases ahead of the station that waits on it: phase u + 1 of any of the four
  * needs the stage to go once more round the ring, through the waiting station's
  * wait for phase u.
@@ -218,19 +218,13 @@ struct pipeline_smem {
 };
 
 /* The parity of the phase in which a station's slot uses its stage (the header's
- * "barriers and their phases"). */
+ * "barriers and their phases"); a station waits for it with the barrier's
+ * wait_parity (on sm_90 mbarrier.try_wait, which suspends the thread until the
+ * phase completes or a time limit passes; a loop of our own over try_wait measured
+ * the same, lab3_tma_tune_h100.csv run 3). */
 [[maybe_unused]] static __device__ __forceinline__ bool use_parity(unsigned int slot)
 {
     return (slot / STAGES) % 2 != 0;
-}
-
-/* Wait for the phase of `bar` with this parity (on sm_90 mbarrier.try_wait, which
- * suspends the thread until the phase completes or a time limit passes). A loop
- * of our own over try_wait measured the same as libcu++'s wait_parity (H100,
- * lab3_tma_tune_h100.csv run 3). */
-[[maybe_unused]] static __device__ __forceinline__ void wait_phase(stage_barrier &bar, bool parity)
-{
-    bar.wait_parity(parity);
 }
 
 /* Order this thread's earlier accesses to shared memory before the bulk copies
@@ -284,25 +278,6 @@ static __device__ __forceinline__ void write_values(T *stage, const T (&v)[VT])
     }
 }
 
-/* A consumer warp stores its part of a tile (`part`, 32 x VECS vectors in shared
- * memory) to `out`, coalesced: 16-byte stores when `vectors` (a full tile and a
- * 16-byte aligned out), otherwise the first `count` values one by one (count is at
- * most the part's 32 x VT: the rest belongs to the other warps, which may not have
- * written it yet; racecheck caught a version that stored it). */
-template <typename T>
-static __device__ __forceinline__ void store_warp_part(T *out, long long count, bool vectors, const T *part)
-{
-    const int lane = threadIdx.x % 32;
-    if (vectors) {
-#pragma unroll
-        for (int j = 0; j < VECS; j++)
-            ((uint4 *)out)[j * 32 + lane] = ((const uint4 *)part)[j * 32 + lane];
-    } else {
-        for (int i = lane; i < count; i += 32)
-            out[i] = part[i];
-    }
-}
-
 /* The loader warp fills `stage` with tile t (which exists) and arrives on
  * `landed`. The whole 16-byte vectors of a 16-byte aligned `in` come in one bulk
  * copy (cuda::memcpy_async, see the header): all of a full tile. The 32 threads
@@ -342,13 +317,13 @@ template <typename T>
 static __device__ void load_tiles(const T *in, size_t n, bool in_aligned, lab3_tile_status<T> status,
                                   pipeline_smem<T> &sm)
 {
-    // BEGIN SOLUTION (Step 3.7): slot = 0, 1, ...: s = slot % STAGES; from slot STAGES on, wait_phase(empty[s], use_parity(slot - STAGES)); lane 0 draws the ticket and writes tile_of[s], __shfl_sync shares it; a real tile: fill_stage, past the last: landed[s].arrive() and return
+    // BEGIN SOLUTION (Step 3.7): slot = 0, 1, ...: s = slot % STAGES; from slot STAGES on, empty[s].wait_parity(use_parity(slot - STAGES)); lane 0 draws the ticket and writes tile_of[s], __shfl_sync shares it; a real tile: fill_stage, past the last: landed[s].arrive() and return
     const size_t tiles = lab3_tile_count(n, pipeline_shape<T>::NV);
     const int lane = threadIdx.x % 32;
     for (unsigned int slot = 0;; slot++) {
         const int s = slot % STAGES;
         if (slot >= STAGES)
-            wait_phase(sm.empty[s], use_parity(slot - STAGES));
+            sm.empty[s].wait_parity(use_parity(slot - STAGES));
         unsigned int t = 0;
         if (lane == 0) {
             t = status.draw_ticket();
@@ -372,11 +347,11 @@ static __device__ void load_tiles(const T *in, size_t n, bool in_aligned, lab3_t
 template <typename T>
 static __device__ void aggregate_tiles(size_t tiles, lab3_tile_status<T> status, pipeline_smem<T> &sm)
 {
-    // BEGIN SOLUTION (Step 3.7): slot = 0, 1, ...: wait_phase(landed[s], use_parity(slot)); t = tile_of[s]; a real tile: each lane sums its vectors of every consumer warp's part, lab3_warp_sum per part, running prefix into warp_prefix[s][w]; lane 0: set_inclusive (t == 0) or set_aggregate, aggregate[s]; fence_before_bulk_copies; all: summed[s].arrive(); past the last tile: return after arriving
+    // BEGIN SOLUTION (Step 3.7): slot = 0, 1, ...: landed[s].wait_parity(use_parity(slot)); t = tile_of[s]; a real tile: each lane sums its vectors of every consumer warp's part, lab3_warp_sum per part, running prefix into warp_prefix[s][w]; lane 0: set_inclusive (t == 0) or set_aggregate, aggregate[s]; fence_before_bulk_copies; all: summed[s].arrive(); past the last tile: return after arriving
     const int lane = threadIdx.x % 32;
     for (unsigned int slot = 0;; slot++) {
         const int s = slot % STAGES;
-        wait_phase(sm.landed[s], use_parity(slot));
+        sm.landed[s].wait_parity(use_parity(slot));
         const unsigned int t = sm.tile_of[s];
         if (t < tiles) {
             const uint4 *stage = (const uint4 *)sm.stage[s];
@@ -419,11 +394,11 @@ template <typename T>
 static __device__ void look_back_tiles(size_t tiles, lab3_tile_status<T> status, unsigned long long *stats,
                                        pipeline_smem<T> &sm)
 {
-    // BEGIN SOLUTION (Step 3.7): slot = 0, 1, ...: wait_phase(summed[s], use_parity(slot)); t = tile_of[s]; a real tile: before = 0 for tile 0, else lab3_lookback_window and lane 0 set_inclusive(t, before + aggregate[s]); lane 0: tile_prefix[s] = before; all: ready[s].arrive(); past the last tile: return after arriving
+    // BEGIN SOLUTION (Step 3.7): slot = 0, 1, ...: summed[s].wait_parity(use_parity(slot)); t = tile_of[s]; a real tile: before = 0 for tile 0, else lab3_lookback_window and lane 0 set_inclusive(t, before + aggregate[s]); lane 0: tile_prefix[s] = before; all: ready[s].arrive(); past the last tile: return after arriving
     const bool lane0 = threadIdx.x % 32 == 0;
     for (unsigned int slot = 0;; slot++) {
         const int s = slot % STAGES;
-        wait_phase(sm.summed[s], use_parity(slot));
+        sm.summed[s].wait_parity(use_parity(slot));
         const unsigned int t = sm.tile_of[s];
         if (t < tiles) {
             T before = 0; /* tile 0: the aggregator has published its P */
@@ -450,13 +425,13 @@ static __device__ void look_back_tiles(size_t tiles, lab3_tile_status<T> status,
 template <typename T>
 static __device__ void scan_tiles(T *out, size_t n, int exclusive, bool out_aligned, pipeline_smem<T> &sm)
 {
-    // BEGIN SOLUTION (Step 3.7): slot = 0, 1, ...: wait_phase(ready[s], use_parity(slot)); t = tile_of[s], return when past the last tile; read_values, thread sum, lab3_warp_inclusive_scan; lab3_thread_scan from tile_prefix[s] + warp_prefix[s][warp] + the warp's exclusive prefix; write_values; __syncwarp; store_warp_part; fence_before_bulk_copies; empty[s].arrive()
+    // BEGIN SOLUTION (Step 3.7): slot = 0, 1, ...: ready[s].wait_parity(use_parity(slot)); t = tile_of[s], return when past the last tile; read_values, thread sum, lab3_warp_inclusive_scan; lab3_thread_scan from tile_prefix[s] + warp_prefix[s][warp] + the warp's exclusive prefix; write_values; __syncwarp; lab3_store_tile_vectors<32, WARP_NV> of the warp's own part only (lane = rank); fence_before_bulk_copies; empty[s].arrive()
     typedef pipeline_shape<T> S;
     const size_t tiles = lab3_tile_count(n, S::NV);
     const int warp = threadIdx.x / 32;
     for (unsigned int slot = 0;; slot++) {
         const int s = slot % STAGES;
-        wait_phase(sm.ready[s], use_parity(slot));
+        sm.ready[s].wait_parity(use_parity(slot));
         const unsigned int t = sm.tile_of[s];
         if (t >= tiles)
             return;
@@ -472,11 +447,16 @@ static __device__ void scan_tiles(T *out, size_t n, int exclusive, bool out_alig
         write_values(sm.stage[s], v);
         __syncwarp(); /* the warp stores values its other lanes wrote */
 
+        /* The warp stores its own part (32 x VECS vectors) and nothing past it: on a
+         * partial tile the other warps' parts may not be scanned yet (racecheck caught
+         * a version that stored them). */
         const size_t count = lab3_tile_items(n, S::NV, t);
-        const long long first = (long long)warp * S::WARP_NV; /* the warp's part of the tile */
-        const long long in_part = (long long)count - first;    /* values of the tile from there on */
-        store_warp_part(out + (size_t)t * S::NV + first, in_part < S::WARP_NV ? in_part : S::WARP_NV,
-                        out_aligned && count == (size_t)S::NV, sm.stage[s] + first);
+        const long long first = (long long)warp * S::WARP_NV;           /* the warp's part of the tile */
+        const long long in_part = (long long)count - first;              /* values of the tile from there on */
+        const size_t mine = in_part <= 0 ? 0 : in_part < S::WARP_NV ? (size_t)in_part : S::WARP_NV;
+        lab3_store_tile_vectors<32, S::WARP_NV>(out + (size_t)t * S::NV + first, mine,
+                                                 out_aligned && count == (size_t)S::NV, sm.stage[s] + first,
+                                                 threadIdx.x % 32);
         fence_before_bulk_copies(); /* done with this stage: the bulk copy that refills it comes after */
         (void)sm.empty[s].arrive();
     }
