@@ -9,6 +9,7 @@
 #   lab5 onesweep vs CUB SortKeys / SortPairs, u32 (if solution5 exists)
 set -euo pipefail
 bin=$1 out=$2 tag=${3:+_$3}
+mkdir -p "$out"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 i=0

@@ -22,8 +22,10 @@ set -euo pipefail
 # The builds of the last tuning run: name and -D flags (lab5.h, lab5_rank.cuh, v3_onesweep.cu).
 TUNE_SHAPES=(
     "shipped:"
-    "values-after-keys:-DLAB5_VALUES_AFTER_KEYS=1"
-    "values-after-keys-max-carveout:-DLAB5_VALUES_AFTER_KEYS=1 -DLAB5_FIT_CARVEOUT=0"
+    "lookback-window-1:-DLAB5_LOOKBACK_WINDOW=1"
+    "lookback-window-4-pairs:-DLAB5_LOOKBACK_WINDOW_PAIRS=4"
+    "nt384-vt20-vp20:-DLAB5_ONESWEEP_VT=20 -DLAB5_ONESWEEP_VT_PAIRS=20"
+    "nt512-vt16-vp16:-DLAB5_ONESWEEP_NT=512 -DLAB5_ONESWEEP_VT=16 -DLAB5_ONESWEEP_VT_PAIRS=16"
 )
 
 # append DST CSV...: concatenate the runs' CSVs, keeping the first two header lines once

@@ -12,8 +12,9 @@
  *      its keys, publishes its 256 digit counts at once (flag A), ranks its keys,
  *      and then learns, for each digit, how many keys of that digit all earlier
  *      tiles hold by decoupled look-back over 256 status words per tile (thread t
- *      walks back over digit t until a P); it publishes the inclusive counts (P)
- *      and scatters. The keys never go back to memory between count and scatter.
+ *      walks back over digit t, 4 tiles at a time for keys, until a P); it
+ *      publishes the inclusive counts (P) and scatters. The keys never go back
+ *      to memory between count and scatter.
  * Each status word packs a 2-bit flag over a 30-bit count (lab5_radix.h): one
  * 32-bit store publishes both, one 32-bit load reads both, so no fence is needed;
  * loads and stores are .relaxed at GPU scope (they go to L2 and the spin loop
@@ -36,8 +37,8 @@
  * the SM have to cover.
  * Measured against CUB's SortKeys / SortPairs in the same runs (u32, uniform,
  * plots/data/goals_h100.csv, goals_h200.csv; 2^24 / 2^28):
- *   keys:  1.16x / 1.12x on an H100, 1.19x / 1.13x on an H200;
- *   pairs: 1.00x / 0.92x on an H100, 1.06x / 1.01x on an H200 (at 2^28 the H100
+ *   keys:  1.20x / 1.19x on an H100, 1.24x / 1.21x on an H200;
+ *   pairs: 1.01x / 0.92x on an H100, 1.05x / 1.00x on an H200 (at 2^28 the H100
  *          pass moves CUB's bytes at 59-60% of the DRAM peak against 62%). */
 #include "kit_cuda.cuh"
 #include "lab5_rank.cuh"
@@ -203,29 +204,52 @@ static __global__ void __launch_bounds__(HIST_NT) onesweep_histogram(const uint3
 
 /* ---- one digit pass ----------------------------------------------------------------------- */
 
+/* How many predecessors a digit thread reads at once in the look-back (-D for
+ * tuning, lab5_tune_*.csv). The words of a window are loaded together, so passing
+ * k tiles costs about k / W round trips to L2 instead of k: keys-only sorts of
+ * 2^28 keys run 8-9% faster with W = 4 on both GPUs. With values the same window
+ * makes 2^28 pairs 4-7% slower (the passes' DRAM throughput drops from 61% to
+ * 56% of the peak for the same bytes, H100 ncu), so pairs keep W = 1. */
+#ifndef LAB5_LOOKBACK_WINDOW
+#define LAB5_LOOKBACK_WINDOW 4
+#endif
+#ifndef LAB5_LOOKBACK_WINDOW_PAIRS
+#define LAB5_LOOKBACK_WINDOW_PAIRS 1
+#endif
+
 template <bool PAIRS>
 struct pass_shape {
     static constexpr int VT = PAIRS ? VT_PAIRS : VT_KEYS;
     static constexpr int NV = NT * VT;
+    static constexpr int WINDOW = PAIRS ? LAB5_LOOKBACK_WINDOW_PAIRS : LAB5_LOOKBACK_WINDOW; /* look_back */
     /* dynamic shared memory: the sorted tile's keys, then its values; with
      * values, each key's rank (16 bits) */
     static constexpr size_t SMEM = (size_t)NV * (sizeof(uint32_t) + (PAIRS ? sizeof(uint16_t) : 0));
 };
 
 /* Thread t < 256, tile > 0: the number of keys of digit t in all tiles before
- * `tile`, by walking back over their status words until an inclusive count (P). */
-[[maybe_unused]] static __device__ __forceinline__ uint32_t look_back(const uint32_t *status, uint32_t tile)
+ * `tile`, by walking back over their status words until an inclusive count (P),
+ * W tiles at a time: the W words of a window are all loaded before the first is
+ * looked at; the nearest tile comes first, and a tile that still shows X is read
+ * again until it has published. */
+template <int W>
+static __device__ __forceinline__ uint32_t look_back(const uint32_t *status, uint32_t tile)
 {
-    // BEGIN SOLUTION (Step 5.3): from tile - 1 down: spin while the word is X; add its count; stop at a P
+    // BEGIN SOLUTION (Step 5.3): windows of tiles end - 1 down to end - W: load the W words (none below tile 0), then nearest first: spin while X, add the count, stop at a P; next window
     uint32_t before = 0;
-    for (uint32_t j = tile - 1;; j--) { /* tile 0 always ends as P: j never wraps */
-        uint32_t word;
-        do
-            word = ld_relaxed(status + (size_t)j * LAB5_DIGITS + threadIdx.x);
-        while (lab5_status_flag(word) == LAB5_STATUS_X);
-        before += lab5_status_count(word);
-        if (lab5_status_flag(word) == LAB5_STATUS_P)
-            return before;
+    for (uint32_t end = tile;; end -= W) { /* the window is tiles end - W .. end - 1 */
+        uint32_t word[W];
+#pragma unroll
+        for (int i = 0; i < W; i++)
+            word[i] = (uint32_t)i < end ? ld_relaxed(status + (size_t)(end - 1 - i) * LAB5_DIGITS + threadIdx.x) : 0;
+#pragma unroll
+        for (int i = 0; i < W; i++) { /* tile 0 always ends as P: a word below it is never used */
+            while (lab5_status_flag(word[i]) == LAB5_STATUS_X)
+                word[i] = ld_relaxed(status + (size_t)(end - 1 - i) * LAB5_DIGITS + threadIdx.x);
+            before += lab5_status_count(word[i]);
+            if (lab5_status_flag(word[i]) == LAB5_STATUS_P)
+                return before;
+        }
     }
     // STUB: (void)status; (void)tile;
     // STUB: return 0;
@@ -294,7 +318,7 @@ onesweep_pass(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys
         if (digit_thread) {
             uint32_t before = 0;
             if (tile > 0) {
-                before = look_back(status, tile);
+                before = look_back<S::WINDOW>(status, tile);
                 st_relaxed(status + (size_t)tile * LAB5_DIGITS + threadIdx.x,
                            lab5_status_pack(LAB5_STATUS_P, before + tile_count));
             }
