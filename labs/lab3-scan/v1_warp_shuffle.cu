@@ -14,7 +14,7 @@
  * Still slow: one value per thread (little memory in flight per thread), and the
  * second level still writes the output, then reads and writes it again to add
  * the tile offsets (~4n traffic). Expect: faster than 3.0 at mid sizes (on an
- * H200 1.2-1.5x from 2^17 to 2^20), hardly at large n (1.01x at 2^24), and far
+ * H200 1.4-1.5x from 2^17 to 2^20), hardly at large n (1.02x at 2^24), and far
  * from the copy rate (under a quarter of memcpy at 2^24 and 2^28, int32). */
 #include "lab3_scan.cuh"
 

@@ -23,7 +23,7 @@
  *      adds the values of the lanes up to and including it with one warp
  *      reduction. With no P in the window, it slides 32 tiles back and repeats.
  *      Each window costs one L2 round trip for 32 predecessors, so even a
- *      look-back of 59-191 tiles (--stats, on an H200) costs 2 to 6 round trips.
+ *      look-back of 59-137 tiles (--stats, on an H200) costs 2 to 5 round trips.
  * The status entries, ticket and per-launch reset are those of Steps 3.3-3.4
  * (lab3_tile_status). The look-back is lab3_lookback_window and its caller
  * lab3_tile_lookback, in lab3_scan.cuh, and so are the 16-byte stores
@@ -33,7 +33,7 @@
  * What remains: the reset memset and the ticket atomic per launch, and the
  * serial phase of each tile (scan + look-back) during which that block moves no
  * data; other blocks on the SM cover it only partly. Expect: close to CUB at
- * large n (on an H200 at 2^28: 0.99x of CUB for int32, 0.97x for int64; 73% and
+ * large n (on an H200 at 2^28: 0.99x of CUB for int32, 0.975x for int64; 73% and
  * 80% of memcpy), a few percent behind it at 2^24 (see the lecture). */
 #include "lab3_scan.cuh"
 
