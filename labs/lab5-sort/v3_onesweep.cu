@@ -133,7 +133,8 @@ static __global__ void __launch_bounds__(HIST_NT) onesweep_histogram(const uint3
  * k tiles costs about k / W round trips to L2 instead of k: keys-only sorts of
  * 2^28 keys run 8-9% faster with W = 4 on both GPUs. With values the same window
  * makes 2^28 pairs 4-7% slower (the passes' DRAM throughput drops from 61% to
- * 56% of the peak for the same bytes, H100 ncu), so pairs keep W = 1. */
+ * 56% of the peak for the same bytes, H100 ncu; there a 1 us pause after the
+ * look-back even makes pairs faster: lecture 5), so pairs keep W = 1. */
 #ifndef LAB5_LOOKBACK_WINDOW
 #define LAB5_LOOKBACK_WINDOW 4
 #endif
