@@ -160,7 +160,7 @@ struct pass_shape {
 template <int W>
 static __device__ __forceinline__ uint32_t look_back(const uint32_t *status, uint32_t tile)
 {
-    // TODO(Step 5.3): windows of tiles end - 1 down to end - W: load the W words (none below tile 0), then nearest first: spin while X, add the count, stop at a P; next window (about 15 lines)
+    // TODO(Step 5.3): windows of tiles end - 1 down to end - W: load the W words (none below tile 0), then nearest first: spin while X, add the count, stop at a P; next window (about 16 lines)
     (void)status; (void)tile;
     return 0;
 }

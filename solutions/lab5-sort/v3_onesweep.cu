@@ -237,16 +237,17 @@ template <int W>
 static __device__ __forceinline__ uint32_t look_back(const uint32_t *status, uint32_t tile)
 {
     // BEGIN SOLUTION (Step 5.3): windows of tiles end - 1 down to end - W: load the W words (none below tile 0), then nearest first: spin while X, add the count, stop at a P; next window
+    auto word_of = [&](uint32_t j) { return ld_relaxed(status + (size_t)j * LAB5_DIGITS + threadIdx.x); };
     uint32_t before = 0;
     for (uint32_t end = tile;; end -= W) { /* the window is tiles end - W .. end - 1 */
         uint32_t word[W];
 #pragma unroll
         for (int i = 0; i < W; i++)
-            word[i] = (uint32_t)i < end ? ld_relaxed(status + (size_t)(end - 1 - i) * LAB5_DIGITS + threadIdx.x) : 0;
+            word[i] = (uint32_t)i < end ? word_of(end - 1 - i) : 0;
 #pragma unroll
         for (int i = 0; i < W; i++) { /* tile 0 always ends as P: a word below it is never used */
             while (lab5_status_flag(word[i]) == LAB5_STATUS_X)
-                word[i] = ld_relaxed(status + (size_t)(end - 1 - i) * LAB5_DIGITS + threadIdx.x);
+                word[i] = word_of(end - 1 - i);
             before += lab5_status_count(word[i]);
             if (lab5_status_flag(word[i]) == LAB5_STATUS_P)
                 return before;
