@@ -162,6 +162,10 @@ typedef struct lab3_problem lab3_problem;
  * [-2^40, 2^40] (sums overflow int32). keep_pct is used by the compaction rows. */
 lab3_problem *lab3_problem_create(size_t n, lab3_type type, uint64_t seed, uint32_t keep_pct);
 void lab3_problem_destroy(lab3_problem *p);
+/* Move the device input and output 0 or 1 values past the start of their
+ * allocations (the input is uploaded again there): with 1, they are no longer
+ * 16-byte aligned, which vector loads and bulk copies must handle. */
+void lab3_problem_shift(lab3_problem *p, int in_values, int out_values);
 /* Device bytes a problem needs. */
 size_t lab3_device_bytes(size_t n, lab3_type type);
 /* Turn look-back statistics on or off for the next runs (allocates the counters). */

@@ -75,17 +75,44 @@ LAB4_HD int64_t lab4_upper_bound_from(const int32_t *b, int64_t count, int64_t s
 }
 
 /* Merge Path search: how many items of A are among the first `diag` items of
- * the merge of A and B (0 <= diag <= a_count + b_count). The answer a_split
- * and b_split = diag - a_split lie on the cross diagonal a + b = diag, so one
- * binary search over a in [max(0, diag - b_count), min(diag, a_count)] finds
- * where the merge path crosses it: the first a whose item a[a] would NOT be
- * emitted before b[diag - 1 - a]. b_first = 0: A first on ties; 1: B first. */
+ * the merge of A and B, when the answer is known to lie in [lo, hi]. The answer
+ * a_split and b_split = diag - a_split lie on the cross diagonal a + b = diag, so
+ * a binary search over a in [lo, hi] finds where the merge path crosses it: the
+ * first a whose item a[a] would NOT be emitted before b[diag - 1 - a].
+ * b_first = 0: A first on ties; 1: B first. The callers below pick [lo, hi];
+ * it must hold the answer and lie inside the diagonal (lo >= diag - b_count,
+ * hi <= min(diag, a_count)), so that every probe is an item of A and of B. */
+LAB4_HD int64_t lab4_merge_path_bisect(const int32_t *a, const int32_t *b, int64_t diag, int64_t lo,
+                                       int64_t hi, int b_first)
+{
+    // TODO(Step 4.1): binary search on the cross diagonal a + b = diag (about 10 lines)
+    (void)a; (void)b; (void)diag; (void)lo; (void)b_first;
+    return hi; /* wrong: replace with the search */
+}
+
+/* The Merge Path search over the whole diagonal (0 <= diag <= a_count + b_count):
+ * a in [max(0, diag - b_count), min(diag, a_count)]. */
 LAB4_HD int64_t lab4_merge_path_search(const int32_t *a, int64_t a_count, const int32_t *b,
                                        int64_t b_count, int64_t diag, int b_first)
 {
-    // TODO(Step 4.1): binary search on the cross diagonal a + b = diag (about 12 lines)
-    (void)a; (void)b; (void)b_count; (void)b_first;
-    return diag < a_count ? diag : a_count; /* wrong: replace with the search */
+    return lab4_merge_path_bisect(a, b, diag, diag > b_count ? diag - b_count : 0,
+                                  diag < a_count ? diag : a_count, b_first);
+}
+
+/* The same search when the splits of two diagonals around this one are known:
+ * split_lo on diag_lo <= diag and split_hi on diag_hi >= diag. The merge path
+ * only moves right or down, so this diagonal's A count lies between split_lo and
+ * split_hi, and its B count between diag_lo - split_lo and diag_hi - split_hi:
+ * at most diag_hi - diag_lo candidates instead of the whole diagonal. The second
+ * level of lab4_merge_partitions searches this way. */
+LAB4_HD int64_t lab4_merge_path_search_between(const int32_t *a, const int32_t *b, int64_t diag,
+                                               int64_t diag_lo, int64_t split_lo,
+                                               int64_t diag_hi, int64_t split_hi, int b_first)
+{
+    int64_t b_lo = diag_lo - split_lo, b_hi = diag_hi - split_hi;
+    int64_t lo = split_lo > diag - b_hi ? split_lo : diag - b_hi;
+    int64_t hi = split_hi < diag - b_lo ? split_hi : diag - b_lo;
+    return lab4_merge_path_bisect(a, b, diag, lo, hi, b_first);
 }
 
 /* Merge Path search for the load-balancing search: A is the counting sequence

@@ -17,14 +17,47 @@
 
 /* Tile boundaries of a merge of A and B: partitions[t] = how many A items are in
  * the first lab4_tile_diag(t) = min(t * nv, a_count + b_count) merged items,
- * for t = 0 .. tiles, both ends included (tiles + 1 threads do work; the launcher
- * rounds the grid up, so threads with t > tiles return). lab4_merge_tile_range
- * turns two of them into a tile's intervals. */
-static __global__ void lab4_merge_partitions(const int32_t *a, int64_t a_count, const int32_t *b,
-                                             int64_t b_count, int64_t nv, int b_first,
-                                             int64_t tiles, int64_t *partitions)
+ * for t = 0 .. tiles, both ends included. lab4_merge_tile_range turns two of them
+ * into a tile's intervals. Block k owns boundaries k * NT .. k * NT + NT - 1
+ * (thread = boundary; the launcher rounds the grid up, threads past `tiles`
+ * only help their block, see below) and searches them in two levels:
+ *   1. every coarse_every-th boundary searches its whole diagonal;
+ *   2. the others search only between the splits of the two level-1 boundaries
+ *      around them (lab4_merge_path_search_between).
+ * Why: each probe of a search reads a DRAM sector that no other boundary's search
+ * reads, and at 2^28 keys the partition kernel is bound by the DRAM's rate of such
+ * random reads (lecture 4). A search between neighbours 16 tiles apart takes
+ * about 14 probes instead of 28. But level 2 waits for level 1: when the
+ * boundaries are few, that longer chain of dependent reads is what the kernel
+ * waits for, and the launcher passes coarse_every = 1 (one level). */
+enum { LAB4_PARTITION_NT = 128 };
+static_assert(LAB4_PARTITION_NT % LAB4_PARTITION_COARSE_EVERY == 0, "level-1 groups tile the block");
+
+/* Launch one of the partition kernels for `tiles` tiles (tiles + 1 boundaries):
+ * enough blocks of LAB4_PARTITION_NT threads for tiles + 1 threads. */
+static inline unsigned lab4_partition_blocks(int64_t tiles)
 {
-    // TODO(Step 4.1): one thread per boundary t <= tiles: a merge path search at diagonal lab4_tile_diag(t, nv, a_count + b_count) (about 5 lines)
+    return (unsigned)kit_div_up((size_t)tiles + 1, LAB4_PARTITION_NT);
+}
+
+static __global__ void __launch_bounds__(LAB4_PARTITION_NT)
+lab4_merge_partitions(const int32_t *a, int64_t a_count, const int32_t *b, int64_t b_count,
+                      int64_t nv, int b_first, int64_t tiles, int coarse_every, int64_t *partitions)
+{
+    // TODO(Step 4.1): one thread per boundary t <= tiles: level 1, a merge path search at diagonal lab4_tile_diag(t, nv, a_count + b_count) (every boundary when coarse_every = 1); level 2 between level 1's splits, kept in shared memory (about 26 lines)
+}
+
+/* Launch lab4_merge_partitions for `tiles` tiles (tiles + 1 boundaries), in two
+ * levels when there are at least LAB4_PARTITION_TWO_LEVELS_FROM boundaries. */
+static inline int lab4_launch_merge_partitions(const int32_t *a, int64_t a_count, const int32_t *b,
+                                               int64_t b_count, int64_t nv, int b_first,
+                                               int64_t tiles, int64_t *partitions,
+                                               cudaStream_t stream)
+{
+    int coarse_every = tiles + 1 >= LAB4_PARTITION_TWO_LEVELS_FROM ? LAB4_PARTITION_COARSE_EVERY : 1;
+    lab4_merge_partitions<<<lab4_partition_blocks(tiles), LAB4_PARTITION_NT, 0, stream>>>(
+        a, a_count, b, b_count, nv, b_first, tiles, coarse_every, partitions);
+    return KIT_LAUNCH_CHECK();
 }
 
 /* Tile boundaries of a load-balancing search: partitions[t] = how many outputs
@@ -34,13 +67,6 @@ static __global__ void lab4_lbs_partitions(const int64_t *offsets, int64_t obj_c
                                            int64_t *partitions)
 {
     // TODO(Step 4.3): like lab4_merge_partitions, with lab4_lbs_path_search over the counting sequence (about 5 lines)
-}
-
-/* Launch one of the partition kernels for `tiles` tiles (tiles + 1 boundaries):
- * enough 128-thread blocks for tiles + 1 threads. */
-static inline unsigned lab4_partition_blocks(int64_t tiles)
-{
-    return (unsigned)kit_div_up((size_t)tiles + 1, 128);
 }
 
 /* Copy a tile's A interval (a[0..a_count)) and B interval (b[0..b_count)) into

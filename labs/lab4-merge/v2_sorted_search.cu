@@ -39,7 +39,7 @@ extern "C" int lab4_sorted_search_pass(const lab4_io *io, int upper, int32_t *a_
     int64_t tiles = (int64_t)kit_div_up((size_t)(a_count + b_count), NV);
     if ((size_t)tiles + 1 > io->partition_capacity)
         return KIT_CHECK(cudaErrorInvalidValue);
-    // TODO(Step 4.2): partitions with the tie rule of `upper`, then one block per tile (about 7 lines)
+    // TODO(Step 4.2): partitions with the tie rule of `upper`, then one block per tile (about 6 lines)
     (void)a_bound; (void)b_bound; (void)stream;
     return KIT_TODO;
 }

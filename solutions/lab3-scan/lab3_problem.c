@@ -24,7 +24,8 @@ struct lab3_problem {
     void *h_ref[2];      /* inclusive, exclusive scans (computed when first needed) */
     void *h_select;      /* compaction reference, h_kept items */
     size_t h_kept;
-    void *d_in, *d_out;
+    void *d_in, *d_out;  /* d_in_base, d_out_base moved on by lab3_problem_shift */
+    char *d_in_base, *d_out_base; /* n + 1 values each */
     unsigned long long *d_count;
     lab3_workspace ws;
     unsigned long long *d_stats;
@@ -38,7 +39,7 @@ static size_t spine_bytes(size_t n) { return (lab3_spine_entries(n, LAB3_MIN_TIL
 size_t lab3_device_bytes(size_t n, lab3_type type)
 {
     size_t data = kit_mul_or_die(n, lab3_type_bytes(type), "n values");
-    return 2 * data + status_bytes(n) + spine_bytes(n) + lab3_cub_temp_bytes(n, type) + 64;
+    return 2 * (data + lab3_type_bytes(type)) + status_bytes(n) + spine_bytes(n) + lab3_cub_temp_bytes(n, type) + 64;
 }
 
 lab3_problem *lab3_problem_create(size_t n, lab3_type type, uint64_t seed, uint32_t keep_pct)
@@ -61,8 +62,8 @@ lab3_problem *lab3_problem_create(size_t n, lab3_type type, uint64_t seed, uint3
         kit_fill_i64(p->h_in, n, seed, -((int64_t)1 << 40), (int64_t)1 << 40);
     kit_note_end();
 
-    p->d_in = kit_device_alloc(bytes, "the input");
-    p->d_out = kit_device_alloc(bytes, "the output");
+    p->d_in = p->d_in_base = kit_device_alloc(bytes + lab3_type_bytes(type), "the input");
+    p->d_out = p->d_out_base = kit_device_alloc(bytes + lab3_type_bytes(type), "the output");
     p->d_count = kit_device_alloc(sizeof *p->d_count, "the selected count");
     p->ws.status_bytes = status_bytes(n);
     p->ws.status = kit_device_alloc(p->ws.status_bytes, "the tile status array");
@@ -77,12 +78,21 @@ lab3_problem *lab3_problem_create(size_t n, lab3_type type, uint64_t seed, uint3
     return p;
 }
 
+void lab3_problem_shift(lab3_problem *p, int in_values, int out_values)
+{
+    size_t size = lab3_type_bytes(p->type), bytes = p->n * size;
+    p->d_in = p->d_in_base + (in_values ? size : 0);
+    p->d_out = p->d_out_base + (out_values ? size : 0);
+    if (bytes && KIT_CHECK(cudaMemcpy(p->d_in, p->h_in, bytes, cudaMemcpyHostToDevice)))
+        kit_die(KIT_EXIT_USAGE, "cannot upload the lab3 input");
+}
+
 void lab3_problem_destroy(lab3_problem *p)
 {
     if (!p)
         return;
-    cudaFree(p->d_in);
-    cudaFree(p->d_out);
+    cudaFree(p->d_in_base);
+    cudaFree(p->d_out_base);
     cudaFree(p->d_count);
     cudaFree(p->ws.status);
     cudaFree(p->ws.spine);

@@ -17,20 +17,74 @@
 
 /* Tile boundaries of a merge of A and B: partitions[t] = how many A items are in
  * the first lab4_tile_diag(t) = min(t * nv, a_count + b_count) merged items,
- * for t = 0 .. tiles, both ends included (tiles + 1 threads do work; the launcher
- * rounds the grid up, so threads with t > tiles return). lab4_merge_tile_range
- * turns two of them into a tile's intervals. */
-static __global__ void lab4_merge_partitions(const int32_t *a, int64_t a_count, const int32_t *b,
-                                             int64_t b_count, int64_t nv, int b_first,
-                                             int64_t tiles, int64_t *partitions)
+ * for t = 0 .. tiles, both ends included. lab4_merge_tile_range turns two of them
+ * into a tile's intervals. Block k owns boundaries k * NT .. k * NT + NT - 1
+ * (thread = boundary; the launcher rounds the grid up, threads past `tiles`
+ * only help their block, see below) and searches them in two levels:
+ *   1. every coarse_every-th boundary searches its whole diagonal;
+ *   2. the others search only between the splits of the two level-1 boundaries
+ *      around them (lab4_merge_path_search_between).
+ * Why: each probe of a search reads a DRAM sector that no other boundary's search
+ * reads, and at 2^28 keys the partition kernel is bound by the DRAM's rate of such
+ * random reads (lecture 4). A search between neighbours 16 tiles apart takes
+ * about 14 probes instead of 28. But level 2 waits for level 1: when the
+ * boundaries are few, that longer chain of dependent reads is what the kernel
+ * waits for, and the launcher passes coarse_every = 1 (one level). */
+enum { LAB4_PARTITION_NT = 128 };
+static_assert(LAB4_PARTITION_NT % LAB4_PARTITION_COARSE_EVERY == 0, "level-1 groups tile the block");
+
+/* Launch one of the partition kernels for `tiles` tiles (tiles + 1 boundaries):
+ * enough blocks of LAB4_PARTITION_NT threads for tiles + 1 threads. */
+static inline unsigned lab4_partition_blocks(int64_t tiles)
 {
-    // BEGIN SOLUTION (Step 4.1): one thread per boundary t <= tiles: a merge path search at diagonal lab4_tile_diag(t, nv, a_count + b_count)
-    int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (t > tiles)
+    return (unsigned)kit_div_up((size_t)tiles + 1, LAB4_PARTITION_NT);
+}
+
+static __global__ void __launch_bounds__(LAB4_PARTITION_NT)
+lab4_merge_partitions(const int32_t *a, int64_t a_count, const int32_t *b, int64_t b_count,
+                      int64_t nv, int b_first, int64_t tiles, int coarse_every, int64_t *partitions)
+{
+    // BEGIN SOLUTION (Step 4.1): one thread per boundary t <= tiles: level 1, a merge path search at diagonal lab4_tile_diag(t, nv, a_count + b_count) (every boundary when coarse_every = 1); level 2 between level 1's splits, kept in shared memory
+    /* level_one[g] = the split of boundary min(first + g * coarse_every, tiles),
+     * g = 0 .. NT / coarse_every: the last one is the next block's first boundary. */
+    __shared__ int64_t level_one[LAB4_PARTITION_NT + 1];
+    int64_t total = a_count + b_count;
+    int64_t first = (int64_t)blockIdx.x * LAB4_PARTITION_NT;
+    int64_t t = first + threadIdx.x;
+    int group = (int)threadIdx.x / coarse_every;
+    bool level_one_boundary = threadIdx.x % coarse_every == 0;
+    if (level_one_boundary) {
+        int64_t split = lab4_merge_path_search(a, a_count, b, b_count,
+                                               lab4_tile_diag(min(t, tiles), nv, total), b_first);
+        level_one[group] = split;
+        if (t <= tiles)
+            partitions[t] = split;
+    }
+    if (coarse_every > 1 && threadIdx.x == LAB4_PARTITION_NT - 1) /* idle in level 1 */
+        level_one[LAB4_PARTITION_NT / coarse_every] = lab4_merge_path_search(
+            a, a_count, b, b_count, lab4_tile_diag(min(first + LAB4_PARTITION_NT, tiles), nv, total),
+            b_first);
+    __syncthreads();
+    if (level_one_boundary || t > tiles)
         return;
-    int64_t diag = lab4_tile_diag(t, nv, a_count + b_count);
-    partitions[t] = lab4_merge_path_search(a, a_count, b, b_count, diag, b_first);
+    int64_t t_lo = first + (int64_t)group * coarse_every, t_hi = min(t_lo + coarse_every, tiles);
+    partitions[t] = lab4_merge_path_search_between(
+        a, b, lab4_tile_diag(t, nv, total), lab4_tile_diag(t_lo, nv, total), level_one[group],
+        lab4_tile_diag(t_hi, nv, total), level_one[group + 1], b_first);
     // END SOLUTION
+}
+
+/* Launch lab4_merge_partitions for `tiles` tiles (tiles + 1 boundaries), in two
+ * levels when there are at least LAB4_PARTITION_TWO_LEVELS_FROM boundaries. */
+static inline int lab4_launch_merge_partitions(const int32_t *a, int64_t a_count, const int32_t *b,
+                                               int64_t b_count, int64_t nv, int b_first,
+                                               int64_t tiles, int64_t *partitions,
+                                               cudaStream_t stream)
+{
+    int coarse_every = tiles + 1 >= LAB4_PARTITION_TWO_LEVELS_FROM ? LAB4_PARTITION_COARSE_EVERY : 1;
+    lab4_merge_partitions<<<lab4_partition_blocks(tiles), LAB4_PARTITION_NT, 0, stream>>>(
+        a, a_count, b, b_count, nv, b_first, tiles, coarse_every, partitions);
+    return KIT_LAUNCH_CHECK();
 }
 
 /* Tile boundaries of a load-balancing search: partitions[t] = how many outputs
@@ -46,13 +100,6 @@ static __global__ void lab4_lbs_partitions(const int64_t *offsets, int64_t obj_c
     int64_t diag = lab4_tile_diag(t, nv, out_count + obj_count);
     partitions[t] = lab4_lbs_path_search(0, out_count, offsets, obj_count, diag);
     // END SOLUTION
-}
-
-/* Launch one of the partition kernels for `tiles` tiles (tiles + 1 boundaries):
- * enough 128-thread blocks for tiles + 1 threads. */
-static inline unsigned lab4_partition_blocks(int64_t tiles)
-{
-    return (unsigned)kit_div_up((size_t)tiles + 1, 128);
 }
 
 /* Copy a tile's A interval (a[0..a_count)) and B interval (b[0..b_count)) into

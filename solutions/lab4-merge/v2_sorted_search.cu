@@ -76,9 +76,8 @@ extern "C" int lab4_sorted_search_pass(const lab4_io *io, int upper, int32_t *a_
     if ((size_t)tiles + 1 > io->partition_capacity)
         return KIT_CHECK(cudaErrorInvalidValue);
     // BEGIN SOLUTION (Step 4.2): partitions with the tie rule of `upper`, then one block per tile
-    lab4_merge_partitions<<<lab4_partition_blocks(tiles), 128, 0, stream>>>(
-        io->a, a_count, io->b, b_count, NV, upper, tiles, io->partitions);
-    if (int err = KIT_LAUNCH_CHECK())
+    if (int err = lab4_launch_merge_partitions(io->a, a_count, io->b, b_count, NV, upper, tiles,
+                                               io->partitions, stream))
         return err;
     search_tiles<<<(unsigned)tiles, NT, 0, stream>>>(io->a, a_count, io->b, b_count, io->partitions,
                                                      upper, a_bound, b_bound, a_match, b_match);

@@ -48,8 +48,8 @@ extern "C" int lab4_load_balancing_search(const lab4_io *io, cudaStream_t stream
     int64_t tiles = (int64_t)kit_div_up((size_t)(outs + objs), NV);
     if ((size_t)tiles + 1 > io->partition_capacity)
         return KIT_CHECK(cudaErrorInvalidValue);
-    lab4_lbs_partitions<<<lab4_partition_blocks(tiles), 128, 0, stream>>>(io->offsets, objs, outs, NV,
-                                                                         tiles, io->partitions);
+    lab4_lbs_partitions<<<lab4_partition_blocks(tiles), LAB4_PARTITION_NT, 0, stream>>>(
+        io->offsets, objs, outs, NV, tiles, io->partitions);
     if (int err = KIT_LAUNCH_CHECK())
         return err;
     lbs_tiles<<<(unsigned)tiles, NT, 0, stream>>>(io->offsets, objs, outs, io->partitions,

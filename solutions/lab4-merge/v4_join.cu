@@ -428,7 +428,7 @@ extern "C" int lab4_join(const lab4_io *io, cudaStream_t stream)
     /* 1. search, count and scan: one pass over the keys */
     unsigned int *ticket = (unsigned int *)ws->status;
     unsigned long long *status_a = ws->status + 1, *status_b = status_a + search_tiles;
-    join_search_partitions<<<lab4_partition_blocks(search_tiles), 128, 0, stream>>>(
+    join_search_partitions<<<lab4_partition_blocks(search_tiles), LAB4_PARTITION_NT, 0, stream>>>(
         io->a, a_count, io->b, b_count, search_tiles, io->partitions, ticket, status_a, status_b);
     if ((err = KIT_LAUNCH_CHECK()))
         return err;

@@ -108,6 +108,38 @@ Test(lab4_search, merge_path_search_every_diagonal_both_tie_rules)
     }
 }
 
+/* The partition's second level: the search between the splits of two diagonals
+ * around this one finds the same split as the whole diagonal's, for every
+ * diagonal and neighbours at 0, 1, 7 and 40 diagonals either side (clamped to
+ * the ends), both tie rules. */
+Test(lab4_search, merge_path_search_between_equals_brute_force)
+{
+    static const int64_t gaps[] = { 0, 1, 7, 40 };
+    enum { NGAPS = sizeof gaps / sizeof gaps[0] };
+    for (size_t s = 0; s < NSHAPES; s++) {
+        int64_t na = (int64_t)shapes[s].na, nb = (int64_t)shapes[s].nb, total = na + nb;
+        int32_t *a = sorted_keys((size_t)na, shapes[s].range, 50 + s);
+        int32_t *b = sorted_keys((size_t)nb, shapes[s].range, 60 + s);
+        for (int b_first = 0; b_first <= 1; b_first++)
+            for (int64_t d = 0; d <= total; d++)
+                for (int lo = 0; lo < NGAPS; lo++)
+                    for (int hi = 0; hi < NGAPS; hi++) {
+                        int64_t d_lo = d > gaps[lo] ? d - gaps[lo] : 0;
+                        int64_t d_hi = d + gaps[hi] < total ? d + gaps[hi] : total;
+                        int64_t split = lab4_merge_path_search_between(
+                            a, b, d, d_lo, brute_split(a, na, b, nb, d_lo, b_first), d_hi,
+                            brute_split(a, na, b, nb, d_hi, b_first), b_first);
+                        cr_assert(eq(i64, split, brute_split(a, na, b, nb, d, b_first)),
+                                  "step 4.1, lab4_merge_path_search_between: shape %zu (|A|=%lld "
+                                  "|B|=%lld) diag %lld between %lld and %lld, b_first %d",
+                                  s, (long long)na, (long long)nb, (long long)d, (long long)d_lo,
+                                  (long long)d_hi, b_first);
+                    }
+        free(a);
+        free(b);
+    }
+}
+
 /* The join's search past its tile: the upper bound from any start that has only
  * keys <= key before it, against brute force (runs of every length, the end). */
 Test(lab4_search, join_upper_bound_from_equals_brute_force)

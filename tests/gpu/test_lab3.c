@@ -104,48 +104,19 @@ static void check_misaligned(int v)
     KIT_TEST_REQUIRE_GPU();
     const size_t n = 100003;
     const int shifts[][2] = { { 1, 0 }, { 0, 1 }, { 1, 1 } }; /* (in, out) in values */
-    lab3_workspace ws = { 0 };
-    ws.status_bytes = lab3_status_bytes(n, LAB3_MIN_TILE, LAB3_STATUS_ENTRY_MAX);
-    ws.status = kit_device_alloc(ws.status_bytes, "the tile status array");
     for (int type = LAB3_I32; type <= LAB3_I64; type++) {
-        const size_t size = lab3_type_bytes((lab3_type)type), bytes = n * size;
-        void *h_in = kit_host_alloc(bytes, "the input"), *h_ref = kit_host_alloc(bytes, "the reference");
-        if (type == LAB3_I32)
-            kit_fill_i32(h_in, n, 17, -(1 << 30), 1 << 30);
-        else
-            kit_fill_i64(h_in, n, 17, -((int64_t)1 << 40), (int64_t)1 << 40);
-        char *d_in = kit_device_alloc(bytes + size, "the input"), *d_out = kit_device_alloc(bytes + size, "the output");
-        for (int exclusive = 0; exclusive <= 1; exclusive++) {
-            if (type == LAB3_I32)
-                lab3_ref_scan_i32(h_in, h_ref, n, exclusive);
-            else
-                lab3_ref_scan_i64(h_in, h_ref, n, exclusive);
-            for (int k = 0; k < 3; k++) {
-                char *in = d_in + shifts[k][0] * size, *out = d_out + shifts[k][1] * size;
-                cr_assert(eq(int, (int)cudaMemcpy(in, h_in, bytes, cudaMemcpyHostToDevice), 0));
-                cr_assert(eq(int, kit_poison(out, bytes, 0), 0));
-                lab3_scan_io io = { in, out, n, (lab3_type)type, exclusive, &ws };
-                int r = lab3_variants[v].run(&io, 0);
-                if (r == KIT_TODO)
-                    cr_fail("Step %s (%s) is not implemented yet (TODO)", step_of(v), lab3_variants[v].info.slug);
-                cr_assert(eq(int, r, 0), "launch failed: %d", r);
-                cr_assert(eq(int, (int)cudaDeviceSynchronize(), 0));
-                void *got = kit_download(out, bytes);
-                char why[256] = "";
-                int bad = type == LAB3_I32 ? kit_compare_i32(got, h_ref, n, why, sizeof why)
-                                           : kit_compare_i64(got, h_ref, n, why, sizeof why);
-                free(got);
-                cr_assert(eq(int, bad, 0), "%s [n=%zu %s-%s, in +%d, out +%d values]: %s", lab3_variants[v].info.slug, n,
-                          type == LAB3_I32 ? "i32" : "i64", exclusive ? "excl" : "incl", shifts[k][0], shifts[k][1],
-                          why);
+        lab3_problem *p = lab3_problem_create(n, (lab3_type)type, 17, 50);
+        for (int k = 0; k < 3; k++) {
+            lab3_problem_shift(p, shifts[k][0], shifts[k][1]);
+            for (int exclusive = 0; exclusive <= 1; exclusive++) {
+                char what[96];
+                snprintf(what, sizeof what, "n=%zu %s, in +%d, out +%d values", n,
+                         type == LAB3_I32 ? "i32" : "i64", shifts[k][0], shifts[k][1]);
+                kit_test_expect_pass(lab3_problem_scan_case(p, v, exclusive), lab3_variants[v].info.step, what);
             }
         }
-        cudaFree(d_in);
-        cudaFree(d_out);
-        free(h_in);
-        free(h_ref);
+        lab3_problem_destroy(p);
     }
-    cudaFree(ws.status);
 }
 Test(lab3_v6, misaligned) { check_misaligned(6); }
 

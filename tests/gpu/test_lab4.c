@@ -67,33 +67,39 @@ static kit_case case_of(lab4_problem *p, int v)
 
 static const char *step_of(int v) { return v >= 0 ? lab4_variants[v].info.step : "cub"; }
 
-/* Merge-like ops: uniform keys and runs of equal keys, every split; a merge
+/* Merge-like op with |A| = na of n: uniform keys and runs of equal keys; a merge
  * also as pairs. v < 0: cub. */
-static void check_merge_like(int v, lab4_op op, size_t n)
+static void check_merge_split(int v, lab4_op op, size_t n, size_t na)
 {
     KIT_TEST_REQUIRE_GPU();
+    size_t nb = n - na;
+    for (int dups = 0; dups <= 1; dups++) {
+        int32_t *a = malloc((na + 1) * sizeof(int32_t)), *b = malloc((nb + 1) * sizeof(int32_t));
+        lab4_make_sorted(a, na, n, 7 + n + na, dups);
+        lab4_make_sorted(b, nb, n, 99 + n + na, dups);
+        lab4_problem *p = lab4_problem_create(op, a, na, b, nb);
+        char what[96];
+        snprintf(what, sizeof what, "n=%zu |A|=%zu %s keys", n, na, dups ? "dups" : "uniform");
+        kit_test_expect_pass(case_of(p, v), step_of(v), what);
+        if (op == LAB4_MERGE) {
+            lab4_problem_use_pairs(p);
+            snprintf(what, sizeof what, "n=%zu |A|=%zu %s key-value pairs", n, na,
+                     dups ? "dups" : "uniform");
+            kit_test_expect_pass(case_of(p, v), step_of(v), what);
+        }
+        lab4_problem_destroy(p);
+        free(a);
+        free(b);
+    }
+}
+
+/* Every split of n. */
+static void check_merge_like(int v, lab4_op op, size_t n)
+{
     size_t splits[4];
     int ns = splits_of(n, splits);
-    for (int dups = 0; dups <= 1; dups++)
-        for (int s = 0; s < ns; s++) {
-            size_t na = splits[s], nb = n - na;
-            int32_t *a = malloc((na + 1) * sizeof(int32_t)), *b = malloc((nb + 1) * sizeof(int32_t));
-            lab4_make_sorted(a, na, n, 7 + n + (size_t)s, dups);
-            lab4_make_sorted(b, nb, n, 99 + n + (size_t)s, dups);
-            lab4_problem *p = lab4_problem_create(op, a, na, b, nb);
-            char what[96];
-            snprintf(what, sizeof what, "n=%zu |A|=%zu %s keys", n, na, dups ? "dups" : "uniform");
-            kit_test_expect_pass(case_of(p, v), step_of(v), what);
-            if (op == LAB4_MERGE) {
-                lab4_problem_use_pairs(p);
-                snprintf(what, sizeof what, "n=%zu |A|=%zu %s key-value pairs", n, na,
-                         dups ? "dups" : "uniform");
-                kit_test_expect_pass(case_of(p, v), step_of(v), what);
-            }
-            lab4_problem_destroy(p);
-            free(a);
-            free(b);
-        }
+    for (int s = 0; s < ns; s++)
+        check_merge_split(v, op, n, splits[s]);
 }
 
 #define SIZES_SUITE(suite, array, body)                                                            \
@@ -104,6 +110,21 @@ SIZES_SUITE(lab4_v0, merge_sizes, check_merge_like(0, LAB4_MERGE, *n))
 SIZES_SUITE(lab4_v1, merge_sizes, check_merge_like(1, LAB4_MERGE, *n))
 SIZES_SUITE(lab4_cub, merge_sizes, check_merge_like(-1, LAB4_MERGE, *n))
 SIZES_SUITE(lab4_v2, search_sizes, check_merge_like(2, LAB4_SEARCH, *n))
+
+/* The partition kernel searches in two levels from LAB4_PARTITION_TWO_LEVELS_FROM
+ * tile boundaries on (lab4_tile.cuh), past the sizes above: the first size that
+ * does, and one whose last partition block ends 6 boundaries into a level-1
+ * group. |A| = n / 2 (the other splits take the same code path). */
+static void check_two_level_partitions(int v, lab4_op op, size_t nv)
+{
+    size_t from = LAB4_PARTITION_TWO_LEVELS_FROM;
+    check_merge_split(v, op, (from - 2) * nv + 1, ((from - 2) * nv + 1) / 2); /* from boundaries */
+    size_t n = (from + 36) * nv + nv / 2; /* from + 38 boundaries */
+    check_merge_split(v, op, n, n / 2);
+}
+
+Test(lab4_v1, two_level_partitions) { check_two_level_partitions(1, LAB4_MERGE, LAB4_MERGE_NV); }
+Test(lab4_v2, two_level_partitions) { check_two_level_partitions(2, LAB4_SEARCH, LAB4_SEARCH_NV); }
 
 /* ---- merge stability: only the values can show it ---------------------------- */
 
