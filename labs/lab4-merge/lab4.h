@@ -50,7 +50,7 @@ const char *lab4_join_name(lab4_join_type t);
  * (lab4_partition_h100.csv): two levels win from about 2^15 boundaries (2^27
  * keys with the merge tile) and lose below 2^14, where the searches are too few
  * to keep the DRAM busy and level 2's wait on level 1 is what the kernel takes;
- * 8, 16 or 32 in a group are within 0.5% of each other. */
+ * 8, 16 or 32 in a group are within 0.5% of each other from 2^25 keys on. */
 #ifndef LAB4_PARTITION_COARSE_EVERY
 #define LAB4_PARTITION_COARSE_EVERY 16
 #endif

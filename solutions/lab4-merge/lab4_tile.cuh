@@ -26,8 +26,8 @@
  *      around them (lab4_merge_path_search_between).
  * Why: each probe of a search reads a DRAM sector that no other boundary's search
  * reads, and at 2^28 keys the partition kernel is bound by the DRAM's rate of such
- * random reads (lecture 4). A search between neighbours 16 tiles apart takes
- * about 14 probes instead of 28. But level 2 waits for level 1: when the
+ * random reads (lecture 4). At 2^28 keys a search between neighbours 16 tiles
+ * apart takes about 15 probes instead of 27. But level 2 waits for level 1: when the
  * boundaries are few, that longer chain of dependent reads is what the kernel
  * waits for, and the launcher passes coarse_every = 1 (one level). */
 enum { LAB4_PARTITION_NT = 128 };
