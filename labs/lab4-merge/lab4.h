@@ -43,19 +43,20 @@ const char *lab4_join_name(lab4_join_type t);
 #define LAB4_JOIN_NT 128
 #define LAB4_JOIN_VT 7
 #endif
-/* The merge partition's two levels (lab4_tile.cuh): one boundary in
- * LAB4_PARTITION_COARSE_EVERY searches its whole diagonal, the others between
- * those, and only from LAB4_PARTITION_TWO_LEVELS_FROM boundaries on (fewer: one
- * level, every boundary searches its whole diagonal). Measured on an H100
- * (lab4_partition_h100.csv): two levels win from about 2^15 boundaries (2^27
- * keys with the merge tile) and lose below 2^14, where the searches are too few
- * to keep the DRAM busy and level 2's wait on level 1 is what the kernel takes;
- * 8, 16 or 32 in a group are within 0.5% of each other from 2^25 keys on. */
+/* The merge partition's shape (lab4_tile.cuh), by the number of tile
+ * boundaries: below LAB4_PARTITION_PROBES / 4, each boundary is searched by
+ * LANES lanes at once, the largest of 4, 8, 16, 32 with boundaries x LANES <=
+ * LAB4_PARTITION_PROBES (probes in flight per round); from there to
+ * LAB4_PARTITION_PROBES, one lane each; from LAB4_PARTITION_PROBES on, one lane
+ * each in two levels (one boundary in LAB4_PARTITION_COARSE_EVERY searches its
+ * whole diagonal, the others only between those). Measured on an H100 and an
+ * H200 (lab4_partition_*.csv, lab4_lanes_*.csv, lecture 4): more lanes, or two
+ * levels, lose where these bounds are crossed. */
+#ifndef LAB4_PARTITION_PROBES
+#define LAB4_PARTITION_PROBES 32768
+#endif
 #ifndef LAB4_PARTITION_COARSE_EVERY
 #define LAB4_PARTITION_COARSE_EVERY 16
-#endif
-#ifndef LAB4_PARTITION_TWO_LEVELS_FROM
-#define LAB4_PARTITION_TWO_LEVELS_FROM 32768
 #endif
 #define LAB4_MERGE_NV (LAB4_MERGE_NT * LAB4_MERGE_VT)
 #define LAB4_SEARCH_NV (LAB4_SEARCH_NT * LAB4_SEARCH_VT)

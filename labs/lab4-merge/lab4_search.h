@@ -90,29 +90,40 @@ LAB4_HD int64_t lab4_merge_path_bisect(const int32_t *a, const int32_t *b, int64
     return hi; /* wrong: replace with the search */
 }
 
-/* The Merge Path search over the whole diagonal (0 <= diag <= a_count + b_count):
- * a in [max(0, diag - b_count), min(diag, a_count)]. */
+/* Where a split can lie: the A counts lo .. hi. */
+typedef struct {
+    int64_t lo, hi;
+} lab4_split_range;
+
+/* On the whole diagonal (0 <= diag <= a_count + b_count): a in
+ * [max(0, diag - b_count), min(diag, a_count)]. */
+LAB4_HD lab4_split_range lab4_diagonal_range(int64_t diag, int64_t a_count, int64_t b_count)
+{
+    lab4_split_range r = { diag > b_count ? diag - b_count : 0, diag < a_count ? diag : a_count };
+    return r;
+}
+
+/* When the splits of two diagonals around this one are known: split_lo on
+ * diag_lo <= diag and split_hi on diag_hi >= diag. The merge path only moves
+ * right or down, so this diagonal's A count lies between split_lo and split_hi,
+ * and its B count between diag_lo - split_lo and diag_hi - split_hi: at most
+ * diag_hi - diag_lo candidates instead of the whole diagonal. The second level of
+ * lab4_merge_partitions searches this way. */
+LAB4_HD lab4_split_range lab4_range_between(int64_t diag, int64_t diag_lo, int64_t split_lo,
+                                            int64_t diag_hi, int64_t split_hi)
+{
+    int64_t b_lo = diag_lo - split_lo, b_hi = diag_hi - split_hi;
+    lab4_split_range r = { split_lo > diag - b_hi ? split_lo : diag - b_hi,
+                           split_hi < diag - b_lo ? split_hi : diag - b_lo };
+    return r;
+}
+
+/* The Merge Path search over the whole diagonal. */
 LAB4_HD int64_t lab4_merge_path_search(const int32_t *a, int64_t a_count, const int32_t *b,
                                        int64_t b_count, int64_t diag, int b_first)
 {
-    return lab4_merge_path_bisect(a, b, diag, diag > b_count ? diag - b_count : 0,
-                                  diag < a_count ? diag : a_count, b_first);
-}
-
-/* The same search when the splits of two diagonals around this one are known:
- * split_lo on diag_lo <= diag and split_hi on diag_hi >= diag. The merge path
- * only moves right or down, so this diagonal's A count lies between split_lo and
- * split_hi, and its B count between diag_lo - split_lo and diag_hi - split_hi:
- * at most diag_hi - diag_lo candidates instead of the whole diagonal. The second
- * level of lab4_merge_partitions searches this way. */
-LAB4_HD int64_t lab4_merge_path_search_between(const int32_t *a, const int32_t *b, int64_t diag,
-                                               int64_t diag_lo, int64_t split_lo,
-                                               int64_t diag_hi, int64_t split_hi, int b_first)
-{
-    int64_t b_lo = diag_lo - split_lo, b_hi = diag_hi - split_hi;
-    int64_t lo = split_lo > diag - b_hi ? split_lo : diag - b_hi;
-    int64_t hi = split_hi < diag - b_lo ? split_hi : diag - b_lo;
-    return lab4_merge_path_bisect(a, b, diag, lo, hi, b_first);
+    lab4_split_range r = lab4_diagonal_range(diag, a_count, b_count);
+    return lab4_merge_path_bisect(a, b, diag, r.lo, r.hi, b_first);
 }
 
 /* Merge Path search for the load-balancing search: A is the counting sequence

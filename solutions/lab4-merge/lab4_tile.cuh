@@ -15,21 +15,6 @@
 #include "lab4.h"
 #include "lab4_search.h"
 
-/* Tile boundaries of a merge of A and B: partitions[t] = how many A items are in
- * the first lab4_tile_diag(t) = min(t * nv, a_count + b_count) merged items,
- * for t = 0 .. tiles, both ends included. lab4_merge_tile_range turns two of them
- * into a tile's intervals. Block k owns boundaries k * NT .. k * NT + NT - 1
- * (thread = boundary; the launcher rounds the grid up, threads past `tiles`
- * only help their block, see below) and searches them in two levels:
- *   1. every coarse_every-th boundary searches its whole diagonal;
- *   2. the others search only between the splits of the two level-1 boundaries
- *      around them (lab4_merge_path_search_between).
- * Why: each probe of a search reads a DRAM sector that no other boundary's search
- * reads, and at 2^28 keys the partition kernel is bound by the DRAM's rate of such
- * random reads (lecture 4). At 2^28 keys a search between neighbours 16 tiles
- * apart takes about 15 probes instead of 27. But level 2 waits for level 1: when the
- * boundaries are few, that longer chain of dependent reads is what the kernel
- * waits for, and the launcher passes coarse_every = 1 (one level). */
 enum { LAB4_PARTITION_NT = 128 };
 static_assert(LAB4_PARTITION_NT % LAB4_PARTITION_COARSE_EVERY == 0, "level-1 groups tile the block");
 
@@ -40,51 +25,148 @@ static inline unsigned lab4_partition_blocks(int64_t tiles)
     return (unsigned)kit_div_up((size_t)tiles + 1, LAB4_PARTITION_NT);
 }
 
+/* lab4_merge_path_bisect by LANES consecutive lanes of a warp at once (all of
+ * them call it with the same arguments and get the answer). Each round, lane k
+ * probes lo + (hi - lo) (k + 1) / (LANES + 1), and a ballot counts the probes
+ * whose A item goes first: the answer lies past the last of those and at or
+ * before the first of the others. That takes about log(hi - lo) / log(LANES + 1)
+ * rounds of dependent reads instead of log2(hi - lo), for LANES times the reads.
+ * LANES = 1 is the binary search itself. */
+template <int LANES>
+static __device__ __forceinline__ int64_t lab4_merge_path_bisect_lanes(const int32_t *a,
+                                                                        const int32_t *b,
+                                                                        int64_t diag,
+                                                                        lab4_split_range r,
+                                                                        int b_first)
+{
+    if (LANES == 1)
+        return lab4_merge_path_bisect(a, b, diag, r.lo, r.hi, b_first);
+    const int lane = (int)threadIdx.x % LANES;
+    const unsigned group = (LANES == 32 ? ~0u : (1u << LANES) - 1u) << ((threadIdx.x % 32) / LANES * LANES);
+    int64_t lo = r.lo, hi = r.hi;
+    while (lo < hi) {
+        int64_t span = hi - lo, probe = lo + span * (lane + 1) / (LANES + 1);
+        int32_t a_key = a[probe], b_key = b[diag - 1 - probe];
+        int a_goes_first = b_first ? a_key < b_key : a_key <= b_key;
+        int before = __popc(__ballot_sync(group, a_goes_first)); /* probes left of the answer */
+        int64_t old_lo = lo;
+        if (before > 0)
+            lo = old_lo + span * before / (LANES + 1) + 1;
+        if (before < LANES)
+            hi = old_lo + span * (before + 1) / (LANES + 1);
+    }
+    return lo;
+}
+
+/* Tile boundaries of a merge of A and B: partitions[t] = how many A items are in
+ * the first lab4_tile_diag(t) = min(t * nv, a_count + b_count) merged items,
+ * for t = 0 .. tiles, both ends included. lab4_merge_tile_range turns two of them
+ * into a tile's intervals. Each boundary is searched by LANES lanes, so block k
+ * owns boundaries k * B .. k * B + B - 1, B = NT / LANES (the launcher rounds
+ * the grid up; lanes past `tiles` only help their block, see below), in two
+ * levels:
+ *   1. every coarse_every-th boundary searches its whole diagonal;
+ *   2. the others search only between the splits of the two level-1 boundaries
+ *      around them (lab4_range_between).
+ * A search is a chain of dependent DRAM reads, and the launcher picks the
+ * shape by which of two costs bounds the kernel (lab4.h, lecture 4):
+ *   - fewer than LAB4_PARTITION_PROBES / 4 boundaries: the chain's latency,
+ *     since the DRAM could serve more reads than the searches have in flight.
+ *     LANES lanes per boundary (4 to 32, boundaries x LANES <=
+ *     LAB4_PARTITION_PROBES) and one level cut the rounds: 4 lanes take about
+ *     10 rounds instead of 23 at 2^24 keys. Between the two, one lane and one
+ *     level;
+ *   - more: the DRAM's rate of random reads, since no probe of a search reads a
+ *     sector that another boundary's search reads. One lane each and two levels
+ *     with coarse_every = LAB4_PARTITION_COARSE_EVERY cut the reads: at 2^28
+ *     keys a search between neighbours 16 tiles apart takes about 15 probes
+ *     instead of 27. */
+template <int LANES>
 static __global__ void __launch_bounds__(LAB4_PARTITION_NT)
 lab4_merge_partitions(const int32_t *a, int64_t a_count, const int32_t *b, int64_t b_count,
                       int64_t nv, int b_first, int64_t tiles, int coarse_every, int64_t *partitions)
 {
-    // BEGIN SOLUTION (Step 4.1): one thread per boundary t <= tiles: level 1, a merge path search at diagonal lab4_tile_diag(t, nv, a_count + b_count) (every boundary when coarse_every = 1); level 2 between level 1's splits, kept in shared memory
+    // BEGIN SOLUTION (Step 4.1): LANES lanes per boundary t <= tiles: level 1, a merge path search at diagonal lab4_tile_diag(t, nv, a_count + b_count) (every boundary when coarse_every = 1); level 2 between level 1's splits, kept in shared memory; the group's first lane writes
+    enum { BOUNDARIES = LAB4_PARTITION_NT / LANES }; /* per block */
     /* level_one[g] = the split of boundary min(first + g * coarse_every, tiles),
-     * g = 0 .. NT / coarse_every: the last one is the next block's first boundary. */
-    __shared__ int64_t level_one[LAB4_PARTITION_NT + 1];
+     * g = 0 .. BOUNDARIES / coarse_every: the last one is the next block's first. */
+    __shared__ int64_t level_one[BOUNDARIES + 1];
     int64_t total = a_count + b_count;
-    int64_t first = (int64_t)blockIdx.x * LAB4_PARTITION_NT;
-    int64_t t = first + threadIdx.x;
-    int group = (int)threadIdx.x / coarse_every;
-    bool level_one_boundary = threadIdx.x % coarse_every == 0;
+    int64_t first = (int64_t)blockIdx.x * BOUNDARIES;
+    int local = (int)threadIdx.x / LANES; /* this lane's boundary in the block */
+    int64_t t = first + local;
+    int group = local / coarse_every;
+    bool level_one_boundary = local % coarse_every == 0, writer = threadIdx.x % LANES == 0;
     if (level_one_boundary) {
-        int64_t split = lab4_merge_path_search(a, a_count, b, b_count,
-                                               lab4_tile_diag(min(t, tiles), nv, total), b_first);
-        level_one[group] = split;
-        if (t <= tiles)
-            partitions[t] = split;
+        int64_t diag = lab4_tile_diag(min(t, tiles), nv, total);
+        int64_t split = lab4_merge_path_bisect_lanes<LANES>(
+            a, b, diag, lab4_diagonal_range(diag, a_count, b_count), b_first);
+        if (writer) {
+            level_one[group] = split;
+            if (t <= tiles)
+                partitions[t] = split;
+        }
     }
-    if (coarse_every > 1 && threadIdx.x == LAB4_PARTITION_NT - 1) /* idle in level 1 */
-        level_one[LAB4_PARTITION_NT / coarse_every] = lab4_merge_path_search(
-            a, a_count, b, b_count, lab4_tile_diag(min(first + LAB4_PARTITION_NT, tiles), nv, total),
-            b_first);
+    if (coarse_every > 1 && local == BOUNDARIES - 1) { /* idle in level 1 */
+        int64_t diag = lab4_tile_diag(min(first + BOUNDARIES, tiles), nv, total);
+        int64_t split = lab4_merge_path_bisect_lanes<LANES>(
+            a, b, diag, lab4_diagonal_range(diag, a_count, b_count), b_first);
+        if (writer)
+            level_one[BOUNDARIES / coarse_every] = split;
+    }
     __syncthreads();
     if (level_one_boundary || t > tiles)
         return;
     int64_t t_lo = first + (int64_t)group * coarse_every, t_hi = min(t_lo + coarse_every, tiles);
-    partitions[t] = lab4_merge_path_search_between(
-        a, b, lab4_tile_diag(t, nv, total), lab4_tile_diag(t_lo, nv, total), level_one[group],
-        lab4_tile_diag(t_hi, nv, total), level_one[group + 1], b_first);
+    int64_t diag = lab4_tile_diag(t, nv, total);
+    int64_t split = lab4_merge_path_bisect_lanes<LANES>(
+        a, b, diag,
+        lab4_range_between(diag, lab4_tile_diag(t_lo, nv, total), level_one[group],
+                           lab4_tile_diag(t_hi, nv, total), level_one[group + 1]),
+        b_first);
+    if (writer)
+        partitions[t] = split;
     // END SOLUTION
 }
 
-/* Launch lab4_merge_partitions for `tiles` tiles (tiles + 1 boundaries), in two
- * levels when there are at least LAB4_PARTITION_TWO_LEVELS_FROM boundaries. */
+/* Launch lab4_merge_partitions<LANES> for boundaries = tiles + 1, coarse_every as given. */
+template <int LANES>
+static int lab4_launch_partitions_with(const int32_t *a, int64_t a_count, const int32_t *b,
+                                       int64_t b_count, int64_t nv, int b_first, int64_t tiles,
+                                       int coarse_every, int64_t *partitions, cudaStream_t stream)
+{
+    unsigned blocks = (unsigned)kit_div_up((size_t)tiles + 1, LAB4_PARTITION_NT / LANES);
+    lab4_merge_partitions<LANES><<<blocks, LAB4_PARTITION_NT, 0, stream>>>(
+        a, a_count, b, b_count, nv, b_first, tiles, coarse_every, partitions);
+    return KIT_LAUNCH_CHECK();
+}
+
+/* Launch lab4_merge_partitions for `tiles` tiles (tiles + 1 boundaries) in the
+ * shape lab4.h describes: from LAB4_PARTITION_PROBES boundaries on, one lane each
+ * in two levels; below, one level, with the most lanes per boundary (4 to 32)
+ * that keep boundaries x lanes <= LAB4_PARTITION_PROBES, or one lane where not
+ * even 4 do. */
 static inline int lab4_launch_merge_partitions(const int32_t *a, int64_t a_count, const int32_t *b,
                                                int64_t b_count, int64_t nv, int b_first,
                                                int64_t tiles, int64_t *partitions,
                                                cudaStream_t stream)
 {
-    int coarse_every = tiles + 1 >= LAB4_PARTITION_TWO_LEVELS_FROM ? LAB4_PARTITION_COARSE_EVERY : 1;
-    lab4_merge_partitions<<<lab4_partition_blocks(tiles), LAB4_PARTITION_NT, 0, stream>>>(
-        a, a_count, b, b_count, nv, b_first, tiles, coarse_every, partitions);
-    return KIT_LAUNCH_CHECK();
+    int64_t boundaries = tiles + 1;
+#define LAB4_PARTITIONS(lanes, coarse_every)                                                       \
+    lab4_launch_partitions_with<lanes>(a, a_count, b, b_count, nv, b_first, tiles, coarse_every,   \
+                                       partitions, stream)
+    if (boundaries >= LAB4_PARTITION_PROBES)
+        return LAB4_PARTITIONS(1, LAB4_PARTITION_COARSE_EVERY);
+    if (boundaries * 4 > LAB4_PARTITION_PROBES)
+        return LAB4_PARTITIONS(1, 1);
+    if (boundaries * 8 > LAB4_PARTITION_PROBES)
+        return LAB4_PARTITIONS(4, 1);
+    if (boundaries * 16 > LAB4_PARTITION_PROBES)
+        return LAB4_PARTITIONS(8, 1);
+    if (boundaries * 32 > LAB4_PARTITION_PROBES)
+        return LAB4_PARTITIONS(16, 1);
+    return LAB4_PARTITIONS(32, 1);
+#undef LAB4_PARTITIONS
 }
 
 /* Tile boundaries of a load-balancing search: partitions[t] = how many outputs

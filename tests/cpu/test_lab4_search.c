@@ -109,10 +109,10 @@ Test(lab4_search, merge_path_search_every_diagonal_both_tie_rules)
 }
 
 /* The partition's second level: the search between the splits of two diagonals
- * around this one finds the same split as the whole diagonal's, for every
+ * around this one (lab4_range_between) finds the same split as the whole diagonal's, for every
  * diagonal and neighbours at 0, 1, 7 and 40 diagonals either side (clamped to
  * the ends), both tie rules. */
-Test(lab4_search, merge_path_search_between_equals_brute_force)
+Test(lab4_search, merge_path_search_between_splits_equals_brute_force)
 {
     static const int64_t gaps[] = { 0, 1, 7, 40 };
     enum { NGAPS = sizeof gaps / sizeof gaps[0] };
@@ -126,11 +126,12 @@ Test(lab4_search, merge_path_search_between_equals_brute_force)
                     for (int hi = 0; hi < NGAPS; hi++) {
                         int64_t d_lo = d > gaps[lo] ? d - gaps[lo] : 0;
                         int64_t d_hi = d + gaps[hi] < total ? d + gaps[hi] : total;
-                        int64_t split = lab4_merge_path_search_between(
-                            a, b, d, d_lo, brute_split(a, na, b, nb, d_lo, b_first), d_hi,
-                            brute_split(a, na, b, nb, d_hi, b_first), b_first);
+                        lab4_split_range r =
+                            lab4_range_between(d, d_lo, brute_split(a, na, b, nb, d_lo, b_first),
+                                               d_hi, brute_split(a, na, b, nb, d_hi, b_first));
+                        int64_t split = lab4_merge_path_bisect(a, b, d, r.lo, r.hi, b_first);
                         cr_assert(eq(i64, split, brute_split(a, na, b, nb, d, b_first)),
-                                  "step 4.1, lab4_merge_path_search_between: shape %zu (|A|=%lld "
+                                  "step 4.1, lab4_merge_path_bisect in lab4_range_between: shape %zu (|A|=%lld "
                                   "|B|=%lld) diag %lld between %lld and %lld, b_first %d",
                                   s, (long long)na, (long long)nb, (long long)d, (long long)d_lo,
                                   (long long)d_hi, b_first);

@@ -111,20 +111,25 @@ SIZES_SUITE(lab4_v1, merge_sizes, check_merge_like(1, LAB4_MERGE, *n))
 SIZES_SUITE(lab4_cub, merge_sizes, check_merge_like(-1, LAB4_MERGE, *n))
 SIZES_SUITE(lab4_v2, search_sizes, check_merge_like(2, LAB4_SEARCH, *n))
 
-/* The partition kernel searches in two levels from LAB4_PARTITION_TWO_LEVELS_FROM
- * tile boundaries on (lab4_tile.cuh), past the sizes above: the first size that
- * does, and one whose last partition block ends 6 boundaries into a level-1
- * group. |A| = n / 2 (the other splits take the same code path). */
-static void check_two_level_partitions(int v, lab4_op op, size_t nv)
+/* The partition kernel's shape changes with the number of tile boundaries
+ * (lab4.h, lab4_tile.cuh): the largest counts searched with 32, 16, 8 and 4
+ * lanes per boundary, then with one lane in one level (the first and the last
+ * such count), the first in two levels, and one whose last partition block ends
+ * 6 boundaries into a level-1 group. |A| = n / 2 (the other splits take the
+ * same code path). */
+static void check_partition_shapes(int v, lab4_op op, size_t nv)
 {
-    size_t from = LAB4_PARTITION_TWO_LEVELS_FROM;
-    check_merge_split(v, op, (from - 2) * nv + 1, ((from - 2) * nv + 1) / 2); /* from boundaries */
-    size_t n = (from + 36) * nv + nv / 2; /* from + 38 boundaries */
-    check_merge_split(v, op, n, n / 2);
+    const size_t probes = LAB4_PARTITION_PROBES;
+    const size_t boundaries[] = { probes / 32,     probes / 16, probes / 8, probes / 4,
+                                  probes / 4 + 1,  probes - 1,  probes,     probes + 38 };
+    for (size_t i = 0; i < COUNT(boundaries); i++) {
+        size_t n = (boundaries[i] - 2) * nv + nv / 2 + 1; /* boundaries[i] - 1 tiles */
+        check_merge_split(v, op, n, n / 2);
+    }
 }
 
-Test(lab4_v1, two_level_partitions) { check_two_level_partitions(1, LAB4_MERGE, LAB4_MERGE_NV); }
-Test(lab4_v2, two_level_partitions) { check_two_level_partitions(2, LAB4_SEARCH, LAB4_SEARCH_NV); }
+Test(lab4_v1, partition_shapes) { check_partition_shapes(1, LAB4_MERGE, LAB4_MERGE_NV); }
+Test(lab4_v2, partition_shapes) { check_partition_shapes(2, LAB4_SEARCH, LAB4_SEARCH_NV); }
 
 /* ---- merge stability: only the values can show it ---------------------------- */
 
