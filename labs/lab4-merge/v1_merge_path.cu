@@ -21,11 +21,13 @@
  * keys, 87 for pairs (nvcc 13.0, sm_90, -Xptxas -v).
  * From 32,768 tile boundaries on (2^27 keys and up) the partition kernel
  * searches in two levels (lab4_tile.cuh): at 2^28 it then reads 113 MB of DRAM
- * instead of 249 MB (H100), and the merge goes from 0.91x to 0.98x of CUB.
- * Expect: level with CUB's merge (0.97x at 2^24 keys on both GPUs; at 2^28,
- * 0.98x on an H100 and 1.01x on an H200), 82-90% of the copy rate at 2^28;
- * with pairs, ahead of CUB's MergePairs (1.11x-1.16x at 2^24, 1.20x-1.32x at
- * 2^28: lecture 4, "Key-value pairs"). */
+ * instead of 249 MB (H100), and the merge goes from 0.91x to 0.98x of CUB;
+ * below 8,192 boundaries (2^24 keys and down) several lanes of a warp search
+ * each boundary together.
+ * Expect: level with CUB's merge (at 2^24 keys 0.98x on an H100 and 0.99x on
+ * an H200, lab4_merge*.csv; at 2^28, 0.98x on an H100 and 1.01x on an H200),
+ * 82-90% of the copy rate at 2^28; with pairs, ahead of CUB's MergePairs
+ * (1.11x-1.18x at 2^24, 1.20x-1.32x at 2^28: lecture 4, "Key-value pairs"). */
 #include "lab4.h"
 #include "lab4_tile.cuh"
 
