@@ -18,8 +18,9 @@
 enum { LAB4_PARTITION_NT = 128 };
 static_assert(LAB4_PARTITION_NT % LAB4_PARTITION_COARSE_EVERY == 0, "level-1 groups tile the block");
 
-/* Launch one of the partition kernels for `tiles` tiles (tiles + 1 boundaries):
- * enough blocks of LAB4_PARTITION_NT threads for tiles + 1 threads. */
+/* Launch a partition kernel with one thread per boundary (the LBS's, the join's)
+ * for `tiles` tiles: enough blocks of LAB4_PARTITION_NT threads for tiles + 1
+ * threads. */
 static inline unsigned lab4_partition_blocks(int64_t tiles)
 {
     return (unsigned)kit_div_up((size_t)tiles + 1, LAB4_PARTITION_NT);
