@@ -62,8 +62,8 @@ lab3_problem *lab3_problem_create(size_t n, lab3_type type, uint64_t seed, uint3
         kit_fill_i64(p->h_in, n, seed, -((int64_t)1 << 40), (int64_t)1 << 40);
     kit_note_end();
 
-    p->d_in = p->d_in_base = kit_device_alloc(bytes + lab3_type_bytes(type), "the input");
-    p->d_out = p->d_out_base = kit_device_alloc(bytes + lab3_type_bytes(type), "the output");
+    p->d_in_base = kit_device_alloc(bytes + lab3_type_bytes(type), "the input");
+    p->d_out_base = kit_device_alloc(bytes + lab3_type_bytes(type), "the output");
     p->d_count = kit_device_alloc(sizeof *p->d_count, "the selected count");
     p->ws.status_bytes = status_bytes(n);
     p->ws.status = kit_device_alloc(p->ws.status_bytes, "the tile status array");
@@ -71,10 +71,7 @@ lab3_problem *lab3_problem_create(size_t n, lab3_type type, uint64_t seed, uint3
     p->ws.spine = kit_device_alloc(p->ws.spine_bytes, "the tile totals");
     p->ws.cub_temp_bytes = lab3_cub_temp_bytes(n, type);
     p->ws.cub_temp = kit_device_alloc(p->ws.cub_temp_bytes, "CUB's temporary storage");
-    kit_note_begin("uploading %.1f GiB of input", (double)bytes / 1073741824.0);
-    if (bytes && KIT_CHECK(cudaMemcpy(p->d_in, p->h_in, bytes, cudaMemcpyHostToDevice)))
-        kit_die(KIT_EXIT_USAGE, "cannot upload the lab3 input");
-    kit_note_end();
+    lab3_problem_shift(p, 0, 0); /* d_in, d_out at the start of their buffers; uploads the input */
     return p;
 }
 
@@ -83,8 +80,10 @@ void lab3_problem_shift(lab3_problem *p, int in_values, int out_values)
     size_t size = lab3_type_bytes(p->type), bytes = p->n * size;
     p->d_in = p->d_in_base + (in_values ? size : 0);
     p->d_out = p->d_out_base + (out_values ? size : 0);
+    kit_note_begin("uploading %.1f GiB of input", (double)bytes / 1073741824.0);
     if (bytes && KIT_CHECK(cudaMemcpy(p->d_in, p->h_in, bytes, cudaMemcpyHostToDevice)))
         kit_die(KIT_EXIT_USAGE, "cannot upload the lab3 input");
+    kit_note_end();
 }
 
 void lab3_problem_destroy(lab3_problem *p)

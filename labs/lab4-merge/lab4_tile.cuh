@@ -87,7 +87,7 @@ static __global__ void __launch_bounds__(LAB4_PARTITION_NT)
 lab4_merge_partitions(const int32_t *a, int64_t a_count, const int32_t *b, int64_t b_count,
                       int64_t nv, int b_first, int64_t tiles, int coarse_every, int64_t *partitions)
 {
-    // TODO(Step 4.1): LANES lanes per boundary t <= tiles: level 1, a merge path search at diagonal lab4_tile_diag(t, nv, a_count + b_count) (every boundary when coarse_every = 1); level 2 between level 1's splits, kept in shared memory; the group's first lane writes (about 39 lines)
+    // TODO(Step 4.1): LANES lanes per boundary t <= tiles: level 1, a merge path search at diagonal lab4_tile_diag(t, nv, a_count + b_count) (every boundary when coarse_every = 1); level 2 between level 1's splits, kept in shared memory; the group's first lane writes (about 41 lines)
 }
 
 /* Launch lab4_merge_partitions<LANES> for boundaries = tiles + 1, coarse_every as given. */

@@ -98,10 +98,14 @@ lab4_merge_partitions(const int32_t *a, int64_t a_count, const int32_t *b, int64
     int64_t t = first + local;
     int group = local / coarse_every;
     bool level_one_boundary = local % coarse_every == 0, writer = threadIdx.x % LANES == 0;
+    /* level 1: the split of boundary min(u, tiles), searched over its whole diagonal */
+    auto whole_diagonal = [&](int64_t u) {
+        int64_t diag = lab4_tile_diag(min(u, tiles), nv, total);
+        return lab4_merge_path_bisect_lanes<LANES>(a, b, diag,
+                                                   lab4_diagonal_range(diag, a_count, b_count), b_first);
+    };
     if (level_one_boundary) {
-        int64_t diag = lab4_tile_diag(min(t, tiles), nv, total);
-        int64_t split = lab4_merge_path_bisect_lanes<LANES>(
-            a, b, diag, lab4_diagonal_range(diag, a_count, b_count), b_first);
+        int64_t split = whole_diagonal(t);
         if (writer) {
             level_one[group] = split;
             if (t <= tiles)
@@ -109,9 +113,7 @@ lab4_merge_partitions(const int32_t *a, int64_t a_count, const int32_t *b, int64
         }
     }
     if (coarse_every > 1 && local == BOUNDARIES - 1) { /* idle in level 1 */
-        int64_t diag = lab4_tile_diag(min(first + BOUNDARIES, tiles), nv, total);
-        int64_t split = lab4_merge_path_bisect_lanes<LANES>(
-            a, b, diag, lab4_diagonal_range(diag, a_count, b_count), b_first);
+        int64_t split = whole_diagonal(first + BOUNDARIES);
         if (writer)
             level_one[BOUNDARIES / coarse_every] = split;
     }
