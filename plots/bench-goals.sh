@@ -4,7 +4,7 @@
 # 2^28, twice (a goal holds when it holds in two runs). One CSV, goals[_TAG].csv;
 # tools/goals-table.sh turns it into the table of ratios.
 #   lab1 smem-warp vs CUB HistogramEven, 256 bins: uniform, kwarp:1, single
-#   lab3 lookback-tuned and tma-pipeline vs memcpy, int32 and int64; select-if vs cub-select, keep 50%
+#   lab3 lookback-tuned and tma-pipeline vs memcpy, int32 and int64; select-if and select-pipeline vs cub-select, keep 50%
 #   lab4 merge-path vs CUB MergeKeys; the joins vs memcpy (2^24 only)
 #   lab5 onesweep vs CUB SortKeys / SortPairs, u32 (if solution5 exists)
 set -euo pipefail

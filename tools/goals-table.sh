@@ -31,6 +31,7 @@ for csv in "$@"; do
                 goal("lab3 lookback-tuned / memcpy", key, "lookback-tuned", "memcpy")
                 goal("lab3 tma-pipeline / memcpy", key, "tma-pipeline", "memcpy")
                 goal("lab3 select-if / cub-select", key, "select-if", "cub-select")
+                goal("lab3 select-pipeline / cub-select", key, "select-pipeline", "cub-select")
             }
             if (k[1] == "lab4") {
                 goal("lab4 merge-path / cub", key, "merge-path", "cub")

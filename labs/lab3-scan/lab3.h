@@ -76,6 +76,17 @@ static inline size_t lab3_type_bytes(lab3_type t) { return t == LAB3_I32 ? 4 : 8
 #define LAB3_TMA_NV_I32 (LAB3_TMA_NT * LAB3_TMA_VT_I32)
 #define LAB3_TMA_NV_I64 (LAB3_TMA_NT * LAB3_TMA_VT_I64)
 
+/* Tile of the pipelined compaction (Step 3.8): Step 3.7's NT workers x
+ * LAB3_SELECT_PIPE_VECS 16-byte vectors (20 KB; odd), in a ring of 3 stages
+ * (select_pipeline.cu). A compaction does more per tile than the scan, and bigger
+ * tiles paid on both GPUs (plots/data/lab3_select_pipe_tune_*.csv). -D overrides
+ * are for tuning experiments only. */
+#ifndef LAB3_SELECT_PIPE_VECS
+#define LAB3_SELECT_PIPE_VECS 5
+#endif
+#define LAB3_SELECT_PIPE_NV_I32 (LAB3_TMA_NT * 4 * LAB3_SELECT_PIPE_VECS)
+#define LAB3_SELECT_PIPE_NV_I64 (LAB3_TMA_NT * 2 * LAB3_SELECT_PIPE_VECS)
+
 /* Scratch every launcher draws from, allocated once per problem (never inside a
  * timed launch). The single-pass variants reset the part they use at the start of
  * every launch (cudaMemsetAsync, counted in their time: it is part of the method). */
@@ -135,7 +146,7 @@ int lab3_cub_scan(const lab3_scan_io *io, cudaStream_t stream);
  * to out[0..count), in order, and store count in *d_count. */
 typedef struct {
     const void *in;
-    void *out;       /* may equal in: select-if compacts in place */
+    void *out;       /* may equal in: select-if and select-pipeline compact in place */
     size_t n;
     lab3_type type;
     uint32_t keep_pct;
@@ -143,8 +154,9 @@ typedef struct {
     lab3_workspace *ws;
 } lab3_select_io;
 
-int lab3_select_if(const lab3_select_io *io, cudaStream_t stream);  /* select_if.cu */
-int lab3_cub_select(const lab3_select_io *io, cudaStream_t stream); /* cub_ref.cu */
+int lab3_select_if(const lab3_select_io *io, cudaStream_t stream);       /* select_if.cu (Step 3.6) */
+int lab3_select_pipeline(const lab3_select_io *io, cudaStream_t stream); /* select_pipeline.cu (Step 3.8) */
+int lab3_cub_select(const lab3_select_io *io, cudaStream_t stream);      /* cub_ref.cu */
 
 /* CUB's temporary storage for a scan and a select of n items of type t (max of both). */
 size_t lab3_cub_temp_bytes(size_t n, lab3_type t);
@@ -177,8 +189,10 @@ int lab3_problem_read_stats(lab3_problem *p, unsigned long long *out);
  * v == LAB3_CUB. prepare poisons the output, check compares with the reference. */
 #define LAB3_CUB (-1)
 kit_case lab3_problem_scan_case(lab3_problem *p, int v, int exclusive);
-/* The compaction cases: select-if (in place) and cub-select. */
-kit_case lab3_problem_select_case(lab3_problem *p, int use_cub);
+/* The compaction rows (--op compact), in the order the driver runs them:
+ * select-if and select-pipeline (in place), cub-select. */
+typedef enum { LAB3_SELECT_IF, LAB3_SELECT_PIPELINE, LAB3_SELECT_CUB, LAB3_SELECT_ROWS } lab3_select_row;
+kit_case lab3_problem_select_case(lab3_problem *p, lab3_select_row row);
 /* The memcpy row: copy the n input values, device to device. */
 void lab3_problem_copy_limit(lab3_problem *p, kit_config *cfg);
 

@@ -149,36 +149,7 @@
  * predecessors and one look-back at a time per block (--stats shows the depth),
  * and, at small n, the start and the end of the run (at 2^24 int32 a block has
  * about 14 tiles). */
-#include "kit_cuda.cuh"
-#include "lab3_scan.cuh"
-
-#include <cooperative_groups.h>
-#include <cuda/barrier>
-#include <cuda/ptx>
-
-enum { NT = LAB3_TMA_NT, VECS = LAB3_TMA_VECS };
-static_assert(VECS % 2 == 1, "odd VECS keeps the threads' 16-byte shared-memory accesses conflict-free");
-static_assert(NT % 32 == 0 && NT >= LAB3_MIN_TILE, "whole warps, tiles no smaller than the workspace assumes");
-
-/* Tiles in the ring of each block. */
-#ifndef LAB3_TMA_STAGES
-#define LAB3_TMA_STAGES 5
-#endif
-/* Blocks per SM the register allocation must allow (__launch_bounds__). How many
- * are resident is asked of the occupancy calculator (shared memory decides): with
- * the default 61 KB per block (5 stages of 12 KB), 3 in the 228 KB of sm_90 and sm_100, 2 in the
- * 164 KB of sm_80, 1 in the 64 KB of sm_75 and the ~100 KB of the others. */
-#ifndef LAB3_TMA_BLOCKS_PER_SM
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 900 || (__CUDA_ARCH__ >= 1000 && __CUDA_ARCH__ < 1100)
-#define LAB3_TMA_BLOCKS_PER_SM 3
-#elif __CUDA_ARCH__ == 800
-#define LAB3_TMA_BLOCKS_PER_SM 2
-#else
-#define LAB3_TMA_BLOCKS_PER_SM 1
-#endif
-#endif
-enum { STAGES = LAB3_TMA_STAGES };
-static_assert(STAGES >= 2, "a ring needs a stage to load while another is scanned");
+#include "lab3_pipeline.cuh"
 
 /* The block: NT consumer threads (warps 0 .. CONSUMER_WARPS - 1, so that thread
  * ranks within the consumers are threadIdx.x), then one warp per other station. */
@@ -190,23 +161,13 @@ enum {
     THREADS = NT + 3 * 32
 };
 
-/* The tile of type T: NT consumer threads x VT values, VT = VECS 16-byte vectors. */
-template <typename T>
-struct pipeline_shape {
-    static constexpr int PER_VEC = 16 / sizeof(T); /* values in one 16-byte vector */
-    static constexpr int VT = VECS * PER_VEC;
-    static constexpr int NV = NT * VT;
-    static constexpr int WARP_NV = 32 * VT; /* the part of a tile one consumer warp owns */
-};
-
-typedef cuda::barrier<cuda::thread_scope_block> stage_barrier;
-
 /* The block's dynamic shared memory (STAGES tiles, 61 KB by default: more than the
  * 48 KB a block gets without asking, so the launcher opts in). Beside each stage:
  * its four barriers and what the stations hand on with it. */
 template <typename T>
 struct pipeline_smem {
-    T stage[STAGES][pipeline_shape<T>::NV]; /* first, so 16-byte aligned (bulk copies need it) */
+    typedef pipeline_shape<T> shape;        /* Step 3.7's tile and stages (lab3_pipeline.cuh) */
+    T stage[STAGES][shape::NV];             /* first, so 16-byte aligned (bulk copies need it) */
     stage_barrier landed[STAGES];           /* loader -> aggregator: the tile is in the stage */
     stage_barrier summed[STAGES];           /* aggregator -> look-back: A is published */
     stage_barrier ready[STAGES];            /* look-back -> consumers: the tile's prefix is known */
@@ -216,27 +177,6 @@ struct pipeline_smem {
     T warp_prefix[STAGES][CONSUMER_WARPS];  /* sum of the consumer warps' parts before each (aggregator) */
     T tile_prefix[STAGES];                  /* sum of all tiles before it (look-back) */
 };
-
-/* The parity of the phase in which a station's slot uses its stage (the header's
- * "barriers and their phases"); a station waits for it with the barrier's
- * wait_parity (on sm_90 mbarrier.try_wait, which suspends the thread until the
- * phase completes or a time limit passes; a loop of our own over try_wait measured
- * the same, lab3_tma_tune_h100.csv run 3). */
-[[maybe_unused]] static __device__ __forceinline__ bool use_parity(unsigned int slot)
-{
-    return (slot / STAGES) % 2 != 0;
-}
-
-/* Order this thread's earlier accesses to shared memory before the bulk copies
- * issued after the next hand-over (sm_90 and later: the copies write through the
- * async proxy; older GPUs have none). [[maybe_unused]]: the starter's stubs do not
- * call it yet. */
-[[maybe_unused]] static __device__ __forceinline__ void fence_before_bulk_copies()
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);
-#endif
-}
 
 /* The sum of the values in a 16-byte vector. */
 template <typename T>
@@ -251,20 +191,8 @@ static __device__ __forceinline__ T vector_sum(uint4 vector)
     return sum;
 }
 
-/* This consumer thread's VT consecutive values of a stage, as VECS 16-byte vectors. */
-template <typename T, int VT>
-static __device__ __forceinline__ void read_values(const T *stage, T (&v)[VT])
-{
-    constexpr int PER_VEC = VT / VECS;
-    const uint4 *mine = (const uint4 *)stage + threadIdx.x * VECS;
-#pragma unroll
-    for (int j = 0; j < VECS; j++) {
-        uint4 vector = mine[j];
-        memcpy(&v[j * PER_VEC], &vector, sizeof vector);
-    }
-}
-
-/* ...and back to where they came from (no other thread has read them since). */
+/* A consumer thread's VT values (read_values, lab3_pipeline.cuh) back to where they
+ * came from (no other thread has read them since). */
 template <typename T, int VT>
 static __device__ __forceinline__ void write_values(T *stage, const T (&v)[VT])
 {
@@ -278,30 +206,6 @@ static __device__ __forceinline__ void write_values(T *stage, const T (&v)[VT])
     }
 }
 
-/* The loader warp fills `stage` with tile t (which exists) and arrives on
- * `landed`. The whole 16-byte vectors of a 16-byte aligned `in` come in one bulk
- * copy (cuda::memcpy_async, see the header): all of a full tile. The 32 threads
- * fill the rest: the values of the last tile that do not make a whole vector, and
- * 0 past the end (a misaligned `in`: every value). */
-template <typename T>
-static __device__ __forceinline__ void fill_stage(const T *in, size_t n, unsigned int t, bool in_aligned, T *stage,
-                                                  stage_barrier &landed)
-{
-    // TODO(Step 3.7): count = lab3_tile_items; bulk = whole vectors when in_aligned (else 0): cuda::memcpy_async(warp tile, stage, in + base, cuda::aligned_size_t<16>(bulk bytes), landed); lanes copy values bulk .. count (rounded up to a vector) and zero the vectors past it; fence_before_bulk_copies if they wrote; every lane arrives: (void)landed.arrive() (about 18 lines)
-    (void)in, (void)n, (void)t, (void)in_aligned, (void)stage, (void)landed;
-}
-
-/* The loader (one warp): for each stage in turn, wait until it is empty (its
- * previous tile stored), draw a ticket, start the copy (fill_stage). Drawing the
- * ticket only once the copy can start keeps a tile's X short. */
-template <typename T>
-static __device__ void load_tiles(const T *in, size_t n, bool in_aligned, lab3_tile_status<T> status,
-                                  pipeline_smem<T> &sm)
-{
-    // TODO(Step 3.7): slot = 0, 1, ...: s = slot % STAGES; from slot STAGES on, empty[s].wait_parity(use_parity(slot - STAGES)); lane 0 draws the ticket and writes tile_of[s], __shfl_sync shares it; a real tile: fill_stage, past the last: landed[s].arrive() and return (about 18 lines)
-    (void)in, (void)n, (void)in_aligned, (void)status, (void)sm;
-}
-
 /* The aggregator (one warp): for each stage in turn, wait until its tile has
  * landed, sum it (consumer warp w's part: vectors w * 32 * VECS + j * 32 + lane,
  * conflict-free), publish A at once (P for tile 0: nothing comes before it), and
@@ -311,17 +215,6 @@ static __device__ void aggregate_tiles(size_t tiles, lab3_tile_status<T> status,
 {
     // TODO(Step 3.7): slot = 0, 1, ...: landed[s].wait_parity(use_parity(slot)); t = tile_of[s]; a real tile: each lane sums its vectors of every consumer warp's part, lab3_warp_sum per part, running prefix into warp_prefix[s][w]; lane 0: set_inclusive (t == 0) or set_aggregate, aggregate[s]; fence_before_bulk_copies; all: summed[s].arrive(); past the last tile: return after arriving (about 35 lines)
     (void)tiles, (void)status, (void)sm;
-}
-
-/* The look-back (one warp): for each stage in turn, once A is published, find the
- * tile's exclusive prefix (Step 3.5's lab3_lookback_window, which also counts
- * --stats), publish P and leave the prefix beside the stage. */
-template <typename T>
-static __device__ void look_back_tiles(size_t tiles, lab3_tile_status<T> status, unsigned long long *stats,
-                                       pipeline_smem<T> &sm)
-{
-    // TODO(Step 3.7): slot = 0, 1, ...: summed[s].wait_parity(use_parity(slot)); t = tile_of[s]; a real tile: before = 0 for tile 0, else lab3_lookback_window and lane 0 set_inclusive(t, before + aggregate[s]); lane 0: tile_prefix[s] = before; all: ready[s].arrive(); past the last tile: return after arriving (about 19 lines)
-    (void)tiles, (void)status, (void)stats, (void)sm;
 }
 
 /* The consumers (NT threads, each warp on its own): for each stage in turn, once
@@ -349,7 +242,7 @@ __global__ void __launch_bounds__(THREADS, LAB3_TMA_BLOCKS_PER_SM)
 template <typename T>
 static int tma_pipeline(const lab3_scan_io *io, cudaStream_t stream)
 {
-    // TODO(Step 3.7): reset the status; once per type (a function-local static): opt in to sizeof(pipeline_smem<T>) bytes of dynamic shared memory (cudaFuncAttributeMaxDynamicSharedMemorySize), the largest carveout, and kit_resident_blocks for THREADS threads; grid = min(tiles, resident blocks) of THREADS threads; in_aligned and out_aligned apart (about 23 lines)
+    // TODO(Step 3.7): reset the status; once per type (a function-local static): lab3_pipeline_resident_blocks(pipeline_scan<T>, THREADS, sizeof(pipeline_smem<T>), &resident); grid = min(tiles, resident blocks) of THREADS threads; in_aligned and out_aligned apart (about 16 lines)
     (void)io, (void)stream;
     return KIT_TODO;
 }

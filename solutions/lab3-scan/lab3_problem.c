@@ -13,7 +13,7 @@ typedef struct {
 
 typedef struct {
     lab3_problem *problem;
-    int use_cub;
+    lab3_select_row row;
 } select_ctx;
 
 struct lab3_problem {
@@ -30,7 +30,7 @@ struct lab3_problem {
     lab3_workspace ws;
     unsigned long long *d_stats;
     scan_ctx *scan; /* [variant][exclusive]: lab3_variant_count variants, then CUB */
-    select_ctx select[2];
+    select_ctx select[LAB3_SELECT_ROWS];
 };
 
 static size_t status_bytes(size_t n) { return lab3_status_bytes(n, LAB3_MIN_TILE, LAB3_STATUS_ENTRY_MAX); }
@@ -186,10 +186,10 @@ kit_case lab3_problem_scan_case(lab3_problem *p, int v, int exclusive)
 
 /* ---- compaction ------------------------------------------------------------------ */
 
-/* select-if works IN PLACE on the output buffer: before every run (the checked one
- * and, through the case's reset hook, every timed one, outside the timed span) the
- * input is copied into that buffer, and the run compacts the buffer onto itself.
- * cub-select reads the input and writes the output buffer. */
+/* select-if and select-pipeline work IN PLACE on the output buffer: before every
+ * run (the checked one and, through the case's reset hook, every timed one, outside
+ * the timed span) the input is copied into that buffer, and the run compacts the
+ * buffer onto itself. cub-select reads the input and writes the output buffer. */
 static int select_reset(void *arg, cudaStream_t stream)
 {
     select_ctx *c = arg;
@@ -204,7 +204,8 @@ static int select_prepare(void *arg, cudaStream_t stream)
     lab3_problem *p = c->problem;
     int r = kit_poison(p->d_count, sizeof *p->d_count, stream);
     if (!r)
-        r = c->use_cub ? kit_poison(p->d_out, p->n * lab3_type_bytes(p->type), stream) : select_reset(c, stream);
+        r = c->row == LAB3_SELECT_CUB ? kit_poison(p->d_out, p->n * lab3_type_bytes(p->type), stream)
+                                      : select_reset(c, stream);
     return r;
 }
 
@@ -212,9 +213,16 @@ static int select_run(void *arg, cudaStream_t stream)
 {
     select_ctx *c = arg;
     lab3_problem *p = c->problem;
-    lab3_select_io io = { c->use_cub ? p->d_in : p->d_out, p->d_out, p->n, p->type, p->keep_pct, p->d_count,
-                          &p->ws };
-    return c->use_cub ? lab3_cub_select(&io, stream) : lab3_select_if(&io, stream);
+    lab3_select_io io = { c->row == LAB3_SELECT_CUB ? p->d_in : p->d_out, p->d_out, p->n, p->type, p->keep_pct,
+                          p->d_count, &p->ws };
+    switch (c->row) {
+    case LAB3_SELECT_IF:
+        return lab3_select_if(&io, stream);
+    case LAB3_SELECT_PIPELINE:
+        return lab3_select_pipeline(&io, stream);
+    default:
+        return lab3_cub_select(&io, stream);
+    }
 }
 
 static int select_check(void *arg, char *msg, size_t len)
@@ -238,16 +246,17 @@ static int select_check(void *arg, char *msg, size_t len)
     return bad;
 }
 
-kit_case lab3_problem_select_case(lab3_problem *p, int use_cub)
+kit_case lab3_problem_select_case(lab3_problem *p, lab3_select_row row)
 {
-    select_ctx *c = &p->select[use_cub != 0];
-    *c = (select_ctx){ p, use_cub != 0 };
+    static const char *const names[LAB3_SELECT_ROWS] = { "select-if", "select-pipeline", "cub-select" };
+    select_ctx *c = &p->select[row];
+    *c = (select_ctx){ p, row };
     select_reference(p);
     /* read n, write the kept items */
     double bytes = (double)(p->n + p->h_kept) * (double)lab3_type_bytes(p->type);
-    kit_case k = { .variant = use_cub ? "cub-select" : "select-if", .prepare = select_prepare,
-                   .run = select_run, .check = select_check, .ctx = c, .bytes = bytes, .items = (double)p->n,
-                   .reset = use_cub ? NULL : select_reset };
+    kit_case k = { .variant = names[row], .prepare = select_prepare, .run = select_run, .check = select_check,
+                   .ctx = c, .bytes = bytes, .items = (double)p->n,
+                   .reset = row == LAB3_SELECT_CUB ? NULL : select_reset };
     return k;
 }
 

@@ -191,11 +191,17 @@ static int lab3_launch_add_tile_offsets(T *out, size_t n, const T *offsets, unsi
  *                 value in one access, lab3_tile.h), so relaxed accesses at GPU
  *                 scope suffice: they go to L2 (never a stale L1 copy) and the
  *                 compiler may neither drop nor merge them (a spin loop re-reads).
- *   LAB3_ORDERED  select-if, which compacts in place: publishing must also make
- *                 the tile's earlier reads of its input happen before the reader's
- *                 later writes over it. Publishing is a release store, reading an
- *                 acquire load (32-bit values only: select-if's counts). */
-enum lab3_order { LAB3_RELAXED, LAB3_ORDERED };
+ *   LAB3_ORDERED  select-if (Step 3.6), which compacts in place: publishing must
+ *                 also make the tile's earlier reads of its input happen before
+ *                 the reader's later writes over it. Publishing is a release
+ *                 store, reading an acquire load (32-bit values only: counts).
+ *   LAB3_P_RELEASED  select-pipeline (Step 3.8), in place too: only P is a
+ *                 release store (A and every read of the look-back are relaxed);
+ *                 a writer that is about to overwrite a tile's input first waits
+ *                 for that tile's P with acquire loads (wait_inclusive). A release
+ *                 costs the publisher a fence (MEMBAR.GPU) before its store, which
+ *                 holds A back for every look-back that waits on it. */
+enum lab3_order { LAB3_RELAXED, LAB3_ORDERED, LAB3_P_RELEASED };
 
 static __device__ __forceinline__ void lab3_st_relaxed(void *p, unsigned long long v)
 {
@@ -317,6 +323,16 @@ struct lab3_tile_status {
         return flag;
     }
 
+    /* Wait until tile `tile` has published P, with acquire loads (backing off
+     * between polls): what the tile did before its release of P happens before
+     * whatever this thread does next. LAB3_P_RELEASED only. */
+    __device__ void wait_inclusive(long long tile) const
+    {
+        static_assert(ORDER == LAB3_P_RELEASED, "only P is released");
+        while (lab3_flag32(lab3_ld_acquire(entry(tile))) != LAB3_STATUS_P)
+            lab3_backoff();
+    }
+
   private:
     __device__ char *entry(long long tile) const
     {
@@ -327,7 +343,7 @@ struct lab3_tile_status {
     {
         if constexpr (sizeof(V) == 4) {
             unsigned long long w = lab3_pack32(flag, value);
-            if (ORDER == LAB3_ORDERED)
+            if (ORDER == LAB3_ORDERED || (ORDER == LAB3_P_RELEASED && flag == LAB3_STATUS_P))
                 lab3_st_release(entry(tile), w);
             else
                 lab3_st_relaxed(entry(tile), w);
@@ -337,6 +353,11 @@ struct lab3_tile_status {
         }
     }
 };
+
+/* The statuses of the compactions (Steps 3.6 and 3.8): counts of kept items
+ * (32-bit: n < 2^32) for both item types, published with release stores and read
+ * with acquire loads. */
+typedef lab3_tile_status<uint32_t, LAB3_ORDERED> lab3_count_status;
 
 /* Device side: record that one tile inspected `depth` predecessors and found X
  * `waits` times (only when statistics are on). Call it ONCE per tile that looked

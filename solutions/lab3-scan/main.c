@@ -14,7 +14,7 @@ static const kit_flag lab3_flags[] = {
     { "--type", KIT_FLAG_STRING, "T", "element type: i32, i64 or all (default i32)", &type_arg, 0, 0 },
     { "--scan", KIT_FLAG_STRING, "K", "inclusive, exclusive or all (default exclusive)", &scan_arg, 0, 0 },
     { "--op", KIT_FLAG_STRING, "OP",
-      "scan (the variants and cub, default) or compact (select-if and cub-select; no --variant, --scan is ignored)",
+      "scan (the variants and cub, default) or compact (select-if, select-pipeline and cub-select; no --variant, --scan is ignored)",
       &op_arg, 0, 0 },
     { "--keep", KIT_FLAG_INT, "PCT", "compaction: percent of items kept (default 50, 0..100)", &keep_pct, 0, 100 },
     { "--stats", KIT_FLAG_SWITCH, NULL,
@@ -77,7 +77,7 @@ int main(int argc, char **argv)
     if (!compact && strcmp(op_arg, "scan"))
         kit_usage_error(&lab3, "--op must be scan or compact, got '%s'", op_arg);
     if (compact && strcmp(opt.variant, "all"))
-        kit_usage_error(&lab3, "--op compact runs select-if and cub-select, not the scan variants: leave out --variant");
+        kit_usage_error(&lab3, "--op compact runs select-if, select-pipeline and cub-select, not the scan variants: leave out --variant");
 
     kit_report rep;
     cudaStream_t stream = kit_begin(&opt, &rep);
@@ -95,8 +95,8 @@ int main(int argc, char **argv)
             if (compact) {
                 cfg.type = type_name(type);
                 snprintf(cfg.param, sizeof cfg.param, "keep=%lld", keep_pct);
-                cases[count++] = lab3_problem_select_case(p, 0);
-                cases[count++] = lab3_problem_select_case(p, 1);
+                for (int row = 0; row < LAB3_SELECT_ROWS; row++)
+                    cases[count++] = lab3_problem_select_case(p, (lab3_select_row)row);
                 kit_run_cases(&rep, &opt, &cfg, cases, count, stream);
             } else {
                 for (int k = 0; k < kind_count; k++) {

@@ -2,11 +2,12 @@
  * int64, at every size, each case run three times on the same buffers (a status
  * array that is not reset between launches fails the second run); lookback-tuned,
  * tma-pipeline and CUB also at 2^28 + 13 (twice); block-hillis-steele,
- * lookback-tuned, tma-pipeline and select-if once past 2^31 values; tma-pipeline
- * also on buffers that are not 16-byte aligned; compaction (select-if in place,
- * cub-select) at keep rates 0, 1, 50 and 100%.
- * One suite per variant (lab3_v0 .. lab3_v6, lab3_cub, lab3_select, lab3_cub_select)
- * so Criterion's --filter grades one step. */
+ * lookback-tuned, tma-pipeline, select-if and select-pipeline once past 2^31
+ * values; tma-pipeline and select-pipeline also on buffers that are not 16-byte
+ * aligned; compaction (select-if and select-pipeline in place, cub-select) at keep
+ * rates 0, 1, 50 and 100%.
+ * One suite per variant (lab3_v0 .. lab3_v6, lab3_cub, lab3_select,
+ * lab3_select_pipeline, lab3_cub_select) so Criterion's --filter grades one step. */
 #include "kit_test.h"
 #include "lab3.h"
 
@@ -155,30 +156,37 @@ typedef struct {
 
 static select_param select_params[] = {
     { 0, 50 }, { 1, 0 }, { 1, 100 }, { 33, 50 },
-    /* select-if's own tiles (lab3.h): one item either side of one tile and of three */
+    /* the compactions' own tiles (lab3.h): one item either side of one tile and of
+     * three */
     { LAB3_SELECT_NV_I32 - 1, 50 }, { LAB3_SELECT_NV_I32, 50 }, { LAB3_SELECT_NV_I32 + 1, 50 },
     { 3 * LAB3_SELECT_NV_I32 - 1, 50 }, { 3 * LAB3_SELECT_NV_I32, 50 }, { 3 * LAB3_SELECT_NV_I32 + 1, 50 },
     { LAB3_SELECT_NV_I64 - 1, 50 }, { LAB3_SELECT_NV_I64, 50 }, { LAB3_SELECT_NV_I64 + 1, 50 },
     { 3 * LAB3_SELECT_NV_I64 - 1, 50 }, { 3 * LAB3_SELECT_NV_I64, 50 }, { 3 * LAB3_SELECT_NV_I64 + 1, 50 },
+    { LAB3_SELECT_PIPE_NV_I32 - 1, 50 }, { LAB3_SELECT_PIPE_NV_I32, 50 }, { LAB3_SELECT_PIPE_NV_I32 + 1, 50 },
+    { 3 * LAB3_SELECT_PIPE_NV_I32 - 1, 50 }, { 3 * LAB3_SELECT_PIPE_NV_I32, 50 }, { 3 * LAB3_SELECT_PIPE_NV_I32 + 1, 50 },
+    { LAB3_SELECT_PIPE_NV_I64 - 1, 50 }, { LAB3_SELECT_PIPE_NV_I64, 50 }, { LAB3_SELECT_PIPE_NV_I64 + 1, 50 },
+    { 3 * LAB3_SELECT_PIPE_NV_I64 - 1, 50 }, { 3 * LAB3_SELECT_PIPE_NV_I64, 50 }, { 3 * LAB3_SELECT_PIPE_NV_I64 + 1, 50 },
     { (1u << 20) + 7, 0 }, { (1u << 20) + 7, 1 }, { (1u << 20) + 7, 50 }, { (1u << 20) + 7, 100 },
     { 1u << 24, 0 }, { 1u << 24, 1 }, { 1u << 24, 50 }, { 1u << 24, 100 },
 };
 
-static void check_select(int use_cub, select_param prm)
+static const char *const select_steps[LAB3_SELECT_ROWS] = { "3.6", "3.8", "cub" };
+
+static void check_select(lab3_select_row row, select_param prm)
 {
     KIT_TEST_REQUIRE_GPU();
-    const char *step = use_cub ? "cub" : "3.6";
+    const char *in_place = row == LAB3_SELECT_CUB ? "" : " (in place)";
     for (int type = LAB3_I32; type <= LAB3_I64; type++) {
         lab3_problem *p = lab3_problem_create(prm.n, (lab3_type)type, 99 + prm.n, prm.keep);
-        kit_case c = lab3_problem_select_case(p, use_cub);
+        kit_case c = lab3_problem_select_case(p, row);
         char what[96];
         for (int r = 0; r < REPEATS; r++) {
             snprintf(what, sizeof what, "n=%zu keep=%u%% %s run %d of %d%s", prm.n, prm.keep,
-                     type == LAB3_I32 ? "i32" : "i64", r + 1, REPEATS, use_cub ? "" : " (in place)");
-            kit_test_expect_pass(c, step, what);
+                     type == LAB3_I32 ? "i32" : "i64", r + 1, REPEATS, in_place);
+            kit_test_expect_pass(c, select_steps[row], what);
         }
-        /* The timed path: reset (select-if: restore the input in place), then run, as
-         * kit_time does, without prepare's poisoning. */
+        /* The timed path: reset (in place: restore the input), then run, as kit_time
+         * does, without prepare's poisoning. */
         char why[512] = "";
         int r = c.reset ? c.reset(c.ctx, 0) : 0;
         if (!r)
@@ -191,27 +199,49 @@ static void check_select(int use_cub, select_param prm)
     }
 }
 
-ParameterizedTestParameters(lab3_select, keep_rates)
-{
-    return cr_make_param_array(select_param, select_params, sizeof select_params / sizeof select_params[0]);
-}
-ParameterizedTest(select_param *prm, lab3_select, keep_rates) { check_select(0, *prm); }
-
 /* Past 2^31 items, in place: one checked run, int32, keep 50%. */
-Test(lab3_select, past_2_31, .timeout = 600)
+static void check_huge_select(lab3_select_row row)
 {
     KIT_TEST_REQUIRE_GPU();
-    KIT_TEST_REQUIRE_DEVICE_BYTES(lab3_device_bytes(LAB3_HUGE_N, LAB3_I32), "select-if at n = 2^31 + 13");
+    KIT_TEST_REQUIRE_DEVICE_BYTES(lab3_device_bytes(LAB3_HUGE_N, LAB3_I32), "compaction at n = 2^31 + 13");
     lab3_problem *p = lab3_problem_create(LAB3_HUGE_N, LAB3_I32, 31, 50);
-    kit_test_expect_pass(lab3_problem_select_case(p, 0), "3.6", "n=2^31+13 keep=50% i32 (in place)");
+    kit_test_expect_pass(lab3_problem_select_case(p, row), select_steps[row], "n=2^31+13 keep=50% i32 (in place)");
     lab3_problem_destroy(p);
 }
 
-ParameterizedTestParameters(lab3_cub_select, keep_rates)
+/* In place on a buffer one value past a 16-byte boundary: the bulk copies must
+ * step aside. Several tiles, the last one partial; both types. */
+static void check_misaligned_select(lab3_select_row row)
 {
-    return cr_make_param_array(select_param, select_params, sizeof select_params / sizeof select_params[0]);
+    KIT_TEST_REQUIRE_GPU();
+    const size_t n = 100003;
+    for (int type = LAB3_I32; type <= LAB3_I64; type++) {
+        lab3_problem *p = lab3_problem_create(n, (lab3_type)type, 23, 50);
+        lab3_problem_shift(p, 0, 1);
+        char what[96];
+        snprintf(what, sizeof what, "n=%zu keep=50%% %s, in place 1 value past 16 bytes", n,
+                 type == LAB3_I32 ? "i32" : "i64");
+        kit_test_expect_pass(lab3_problem_select_case(p, row), select_steps[row], what);
+        lab3_problem_destroy(p);
+    }
 }
-ParameterizedTest(select_param *prm, lab3_cub_select, keep_rates) { check_select(1, *prm); }
+
+#define SELECT_PARAM_COUNT (sizeof select_params / sizeof select_params[0])
+#define LAB3_SELECT_SUITE(SUITE, ROW)                                                    \
+    ParameterizedTestParameters(SUITE, keep_rates)                                      \
+    {                                                                                   \
+        return cr_make_param_array(select_param, select_params, SELECT_PARAM_COUNT);    \
+    }                                                                                   \
+    ParameterizedTest(select_param *prm, SUITE, keep_rates) { check_select(ROW, *prm); }
+
+LAB3_SELECT_SUITE(lab3_select, LAB3_SELECT_IF)
+LAB3_SELECT_SUITE(lab3_select_pipeline, LAB3_SELECT_PIPELINE)
+LAB3_SELECT_SUITE(lab3_cub_select, LAB3_SELECT_CUB)
+
+Test(lab3_select, past_2_31, .timeout = 600) { check_huge_select(LAB3_SELECT_IF); }
+Test(lab3_select_pipeline, past_2_31, .timeout = 600) { check_huge_select(LAB3_SELECT_PIPELINE); }
+Test(lab3_select, misaligned) { check_misaligned_select(LAB3_SELECT_IF); }
+Test(lab3_select_pipeline, misaligned) { check_misaligned_select(LAB3_SELECT_PIPELINE); }
 
 /* The table and the suites must not drift apart. */
 Test(lab3_table, one_suite_per_variant)

@@ -1,0 +1,152 @@
+/* lab3_pipeline.cuh: the assembly line of Step 3.7, the parts that do not depend
+ * on what the line computes. The pipelined scan (Step 3.7, v6_tma_pipeline.cu) and
+ * the pipelined compaction (Step 3.8, select_pipeline.cu) both run persistent
+ * blocks over a ring of STAGES tiles in shared memory, with
+ *   - a loader warp that draws tickets and fills stages by bulk copies
+ *     (fill_stage, load_tiles: you write them in Step 3.7), and
+ *   - a look-back warp that waits until the tile's A is published, looks back and
+ *     publishes P (look_back_tiles: Step 3.7);
+ * what happens between landing and the look-back, and after it, is each step's
+ * own. v6_tma_pipeline.cu's header explains the ring, its barriers and phases, why
+ * the line cannot deadlock, the edges and the two memory paths into shared memory.
+ *
+ * A ring (`Ring`, each step's shared-memory struct) has its pipeline_shape as
+ * Ring::shape (tile and number of stages) and, per stage s: stage[s]
+ * (the tile, 16-byte aligned), the barriers landed[s] (loader -> the station that
+ * publishes A), summed[s] (that station -> look-back: A is published), ready[s]
+ * (look-back -> the stations after it) and empty[s] (-> loader: refill), tile_of[s]
+ * (the tile id; past the last tile: stop), aggregate[s] (what the tile publishes
+ * as A) and tile_prefix[s] (the look-back's result). */
+#ifndef LAB3_PIPELINE_CUH
+#define LAB3_PIPELINE_CUH
+
+#include "kit_cuda.cuh"
+#include "lab3_scan.cuh"
+
+#include <cooperative_groups.h>
+#include <cuda/barrier>
+#include <cuda/ptx>
+
+enum { NT = LAB3_TMA_NT, VECS = LAB3_TMA_VECS };
+static_assert(NT % 32 == 0 && NT >= LAB3_MIN_TILE, "whole warps, tiles no smaller than the workspace assumes");
+
+/* Tiles in the ring of each block. */
+#ifndef LAB3_TMA_STAGES
+#define LAB3_TMA_STAGES 5
+#endif
+/* Blocks per SM the register allocation must allow (__launch_bounds__). How many
+ * are resident is asked of the occupancy calculator (shared memory decides): with
+ * the default 61 KB per block (5 stages of 12 KB), 3 in the 228 KB of sm_90 and sm_100, 2 in the
+ * 164 KB of sm_80, 1 in the 64 KB of sm_75 and the ~100 KB of the others. */
+#ifndef LAB3_TMA_BLOCKS_PER_SM
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 900 || (__CUDA_ARCH__ >= 1000 && __CUDA_ARCH__ < 1100)
+#define LAB3_TMA_BLOCKS_PER_SM 3
+#elif __CUDA_ARCH__ == 800
+#define LAB3_TMA_BLOCKS_PER_SM 2
+#else
+#define LAB3_TMA_BLOCKS_PER_SM 1
+#endif
+#endif
+enum { STAGES = LAB3_TMA_STAGES };
+
+/* A ring of type T: RING_STAGES tiles of NT worker threads (Step 3.7: the
+ * consumers) x VT values, VT = TILE_VECS 16-byte vectors. The defaults are Step
+ * 3.7's; Step 3.8 has its own (lab3.h). */
+template <typename T, int TILE_VECS = VECS, int RING_STAGES = STAGES>
+struct pipeline_shape {
+    static_assert(TILE_VECS % 2 == 1, "odd VECS keeps the threads' 16-byte shared-memory accesses conflict-free");
+    static_assert(RING_STAGES >= 2, "a ring needs a stage to load while another is worked on");
+    static constexpr int STAGES = RING_STAGES;
+    static constexpr int PER_VEC = 16 / sizeof(T); /* values in one 16-byte vector */
+    static constexpr int VT = TILE_VECS * PER_VEC;
+    static constexpr int NV = NT * VT;
+    static constexpr int WARP_NV = 32 * VT; /* the part of a tile one worker warp owns */
+};
+
+typedef cuda::barrier<cuda::thread_scope_block> stage_barrier;
+
+/* The parity of the phase in which a station's slot uses its stage (the header's
+ * "barriers and their phases"); a station waits for it with the barrier's
+ * wait_parity (on sm_90 mbarrier.try_wait, which suspends the thread until the
+ * phase completes or a time limit passes; a loop of our own over try_wait measured
+ * the same, lab3_tma_tune_h100.csv run 3). */
+[[maybe_unused]] static __device__ __forceinline__ bool use_parity(unsigned int slot, int stages = STAGES)
+{
+    return (slot / stages) % 2 != 0;
+}
+
+/* Order this thread's earlier accesses to shared memory before the bulk copies
+ * issued after the next hand-over (sm_90 and later: the copies write through the
+ * async proxy; older GPUs have none). [[maybe_unused]]: the starter's stubs do not
+ * call it yet. */
+[[maybe_unused]] static __device__ __forceinline__ void fence_before_bulk_copies()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);
+#endif
+}
+
+/* This worker thread's VT consecutive values of a stage, as 16-byte vectors. */
+template <typename T, int VT>
+static __device__ __forceinline__ void read_values(const T *stage, T (&v)[VT])
+{
+    constexpr int PER_VEC = 16 / sizeof(T), THREAD_VECS = VT / PER_VEC;
+    const uint4 *mine = (const uint4 *)stage + threadIdx.x * THREAD_VECS;
+#pragma unroll
+    for (int j = 0; j < THREAD_VECS; j++) {
+        uint4 vector = mine[j];
+        memcpy(&v[j * PER_VEC], &vector, sizeof vector);
+    }
+}
+
+/* The loader warp fills `stage` with tile t (which exists) and arrives on
+ * `landed`. The whole 16-byte vectors of a 16-byte aligned `in` come in one bulk
+ * copy (cuda::memcpy_async, see the header): all of a full tile. The 32 threads
+ * fill the rest: the values of the last tile that do not make a whole vector, and
+ * 0 past the end (a misaligned `in`: every value). S: the ring's pipeline_shape. */
+template <typename S, typename T>
+static __device__ __forceinline__ void fill_stage(const T *in, size_t n, unsigned int t, bool in_aligned, T *stage,
+                                                  stage_barrier &landed)
+{
+    // TODO(Step 3.7): count = lab3_tile_items; bulk = whole vectors when in_aligned (else 0): cuda::memcpy_async(warp tile, stage, in + base, cuda::aligned_size_t<16>(bulk bytes), landed); lanes copy values bulk .. count (rounded up to a vector) and zero the vectors past it; fence_before_bulk_copies if they wrote; every lane arrives: (void)landed.arrive() (about 17 lines)
+    (void)in, (void)n, (void)t, (void)in_aligned, (void)stage, (void)landed;
+}
+
+/* The loader (one warp): for each stage in turn, wait until it is empty (its
+ * previous tile stored), draw a ticket, start the copy (fill_stage). Drawing the
+ * ticket only once the copy can start keeps a tile's X short. */
+template <typename T, typename Status, typename Ring>
+static __device__ void load_tiles(const T *in, size_t n, bool in_aligned, Status status, Ring &sm)
+{
+    // TODO(Step 3.7): S = the ring's shape; slot = 0, 1, ...: s = slot % S::STAGES; from slot S::STAGES on, empty[s].wait_parity(use_parity(slot - S::STAGES, S::STAGES)); lane 0 draws the ticket and writes tile_of[s], __shfl_sync shares it; a real tile: fill_stage<S>, past the last: landed[s].arrive() and return (about 19 lines)
+    (void)in, (void)n, (void)in_aligned, (void)status, (void)sm;
+}
+
+/* The look-back (one warp): for each stage in turn, once A is published, find the
+ * tile's exclusive prefix (Step 3.5's lab3_lookback_window, which also counts
+ * --stats), publish P and leave the prefix beside the stage. */
+template <typename V, lab3_order ORDER, typename Ring>
+static __device__ void look_back_tiles(size_t tiles, lab3_tile_status<V, ORDER> status, unsigned long long *stats,
+                                       Ring &sm)
+{
+    // TODO(Step 3.7): slot = 0, 1, ...: s = slot % STAGES of the ring (Ring::shape::STAGES); summed[s].wait_parity(use_parity(slot, that STAGES)); t = tile_of[s]; a real tile: before = 0 for tile 0, else lab3_lookback_window and lane 0 set_inclusive(t, before + aggregate[s]); lane 0: tile_prefix[s] = before; all: ready[s].arrive(); past the last tile: return after arriving (about 20 lines)
+    (void)tiles, (void)status, (void)stats, (void)sm;
+}
+
+/* Host, once per kernel: let `kernel` have `smem` bytes of dynamic shared memory
+ * (more than the 48 KB a block gets without asking) and the largest shared-memory
+ * carveout (bulk copies land in shared memory and stores go to L2: no L1 to keep),
+ * and ask the occupancy calculator how many blocks of `threads` threads the GPU
+ * holds at once: the grid of persistent blocks. */
+template <typename Kernel>
+static int lab3_pipeline_resident_blocks(Kernel kernel, int threads, size_t smem, int *resident)
+{
+    if (int err = KIT_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem)))
+        return err;
+    if (int err = KIT_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                                 (int)cudaSharedmemCarveoutMaxShared)))
+        return err;
+    return kit_resident_blocks(kernel, threads, smem, resident);
+}
+
+#endif
