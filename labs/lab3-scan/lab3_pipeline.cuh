@@ -129,7 +129,7 @@ template <typename V, lab3_order ORDER, typename Ring>
 static __device__ void look_back_tiles(size_t tiles, lab3_tile_status<V, ORDER> status, unsigned long long *stats,
                                        Ring &sm)
 {
-    // TODO(Step 3.7): slot = 0, 1, ...: s = slot % STAGES of the ring (Ring::shape::STAGES); summed[s].wait_parity(use_parity(slot, that STAGES)); t = tile_of[s]; a real tile: before = 0 for tile 0, else lab3_lookback_window and lane 0 set_inclusive(t, before + aggregate[s]); lane 0: tile_prefix[s] = before; all: ready[s].arrive(); past the last tile: return after arriving (about 20 lines)
+    // TODO(Step 3.7): slot = 0, 1, ...: s = slot % STAGES of the ring (Ring::shape::STAGES); summed[s].wait_parity(use_parity(slot, that STAGES)); t = tile_of[s]; a real tile: before = 0 for tile 0, else lab3_lookback_window, __syncwarp() when ORDER is LAB3_ORDERED, and lane 0 set_inclusive(t, before + aggregate[s]); lane 0: tile_prefix[s] = before; all: ready[s].arrive(); past the last tile: return after arriving (about 22 lines)
     (void)tiles, (void)status, (void)stats, (void)sm;
 }
 

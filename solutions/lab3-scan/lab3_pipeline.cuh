@@ -167,7 +167,7 @@ template <typename V, lab3_order ORDER, typename Ring>
 static __device__ void look_back_tiles(size_t tiles, lab3_tile_status<V, ORDER> status, unsigned long long *stats,
                                        Ring &sm)
 {
-    // BEGIN SOLUTION (Step 3.7): slot = 0, 1, ...: s = slot % STAGES of the ring (Ring::shape::STAGES); summed[s].wait_parity(use_parity(slot, that STAGES)); t = tile_of[s]; a real tile: before = 0 for tile 0, else lab3_lookback_window and lane 0 set_inclusive(t, before + aggregate[s]); lane 0: tile_prefix[s] = before; all: ready[s].arrive(); past the last tile: return after arriving
+    // BEGIN SOLUTION (Step 3.7): slot = 0, 1, ...: s = slot % STAGES of the ring (Ring::shape::STAGES); summed[s].wait_parity(use_parity(slot, that STAGES)); t = tile_of[s]; a real tile: before = 0 for tile 0, else lab3_lookback_window, __syncwarp() when ORDER is LAB3_ORDERED, and lane 0 set_inclusive(t, before + aggregate[s]); lane 0: tile_prefix[s] = before; all: ready[s].arrive(); past the last tile: return after arriving
     constexpr int RING_STAGES = Ring::shape::STAGES;
     const bool lane0 = threadIdx.x % 32 == 0;
     for (unsigned int slot = 0;; slot++) {
@@ -178,6 +178,8 @@ static __device__ void look_back_tiles(size_t tiles, lab3_tile_status<V, ORDER> 
             V before = 0; /* tile 0: the station before has published its P */
             if (t > 0) {
                 before = lab3_lookback_window(status, t, stats);
+                if (ORDER == LAB3_ORDERED) /* every lane's acquires before lane 0's release (Step 3.6) */
+                    __syncwarp();
                 if (lane0)
                     status.set_inclusive(t, before + sm.aggregate[s]);
             }
