@@ -31,6 +31,6 @@ awk '
         bad += !ok; seen++
     }
     END {
-        if (seen < 6) { print "FAIL: the speed table has " seen + 0 " of 6 steps"; exit 1 }
+        if (seen < 8) { print "FAIL: the speed table has " seen + 0 " of 8 steps"; exit 1 }
         exit bad > 0
     }' "$out/grade_lab3.txt" | tee "$out/verdict.txt"

@@ -37,8 +37,8 @@
  * the SM have to cover.
  * Measured against CUB's SortKeys / SortPairs in the same runs (u32, uniform,
  * plots/data/goals_h100.csv, goals_h200.csv; 2^24 / 2^28):
- *   keys:  1.20x / 1.19x on an H100, 1.23x / 1.21x on an H200;
- *   pairs: 1.01x / 0.92x on an H100, 1.05x / 1.00x on an H200 (at 2^28 the H100
+ *   keys:  1.20x / 1.19x on an H100, 1.24x / 1.21x on an H200;
+ *   pairs: 1.02x / 0.92x on an H100, 1.05x / 1.00x on an H200 (at 2^28 the H100
  *          pass moves CUB's bytes at 59-60% of the DRAM peak against 62%). */
 #include "kit_cuda.cuh"
 #include "lab5_rank.cuh"
