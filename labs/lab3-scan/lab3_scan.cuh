@@ -162,9 +162,10 @@ static int lab3_launch_add_tile_offsets(T *out, size_t n, const T *offsets, unsi
  *   LAB3_P_RELEASED  select-pipeline (Step 3.8), in place too: only P is a
  *                 release store (A and every read of the look-back are relaxed);
  *                 a writer that is about to overwrite a tile's input first waits
- *                 for that tile's P with acquire loads (wait_inclusive). A release
- *                 costs the publisher a fence (MEMBAR.GPU) before its store, which
- *                 holds A back for every look-back that waits on it. */
+ *                 for that tile's P with acquire loads (wait_inclusive). A stays
+ *                 relaxed because a release costs the publisher a fence
+ *                 (MEMBAR.GPU) before its store, which would hold A back for every
+ *                 look-back that waits on it. */
 enum lab3_order { LAB3_RELAXED, LAB3_ORDERED, LAB3_P_RELEASED };
 
 static __device__ __forceinline__ void lab3_st_relaxed(void *p, unsigned long long v)
@@ -318,9 +319,9 @@ struct lab3_tile_status {
     }
 };
 
-/* The statuses of the compactions (Steps 3.6 and 3.8): counts of kept items
- * (32-bit: n < 2^32) for both item types, published with release stores and read
- * with acquire loads. */
+/* The statuses of Step 3.6's compaction: counts of kept items (32-bit: n < 2^32)
+ * for both item types, published with release stores and read with acquire
+ * loads. (Step 3.8 counts too, with LAB3_P_RELEASED.) */
 typedef lab3_tile_status<uint32_t, LAB3_ORDERED> lab3_count_status;
 
 /* Device side: record that one tile inspected `depth` predecessors and found X

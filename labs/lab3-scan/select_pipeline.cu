@@ -3,8 +3,9 @@
  *
  * Why Step 3.6 stays behind CUB on int64 items (lecture 3 has the counters): a
  * block of Step 3.6 holds one tile from its ticket to its last store, and for part
- * of that time it moves no data. Every warp waits at a barrier while warp 0 looks
- * back (52-57% of the warps' time, ncu), and no load is in flight meanwhile. Step
+ * of that time it moves no data: the other warps, once they have gathered, wait at
+ * a barrier while warp 0 looks back (ncu: 52-57% of the warps' time at a barrier,
+ * most likely that one), and no load is in flight meanwhile. Step
  * 3.7 removed the same wait from the scan; here the same ring and the same loader
  * and look-back stations (lab3_pipeline.cuh) carry a compaction:
  *
@@ -23,9 +24,9 @@
  * item here): one warp could not keep up with the loads (Step 3.7's aggregator only
  * adds). So the flaggers do the test once, keep the result (the packed parts), and
  * publish as soon as the last of them has counted. Which one is last? Each warp
- * adds (1 << 32) + its count to the stage's 64-bit tally in shared memory with one
- * atomic; the warp that sees FLAG_WARPS - 1 finished warps before it is last, and
- * the old value plus its own count is the tile's count. No barrier, so no warp
+ * adds (1ull << 32) + its count to the stage's 64-bit tally in shared memory with
+ * one atomic; the warp that sees FLAG_WARPS - 1 finished warps before it is last,
+ * and the old value's low 32 bits plus its own count is the tile's count. No barrier, so no warp
  * waits for another.
  * Why separate writers: the flaggers never wait for a look-back. If they also
  * stored, a block's next tile would get its A only after this tile's look-back,
@@ -36,31 +37,34 @@
  * every status read an acquire load, so that a tile's writes come after the reads
  * of every tile it overwrites. On this pipeline that was slow (H100, 12 KB tiles,
  * x CUB at 2^24 / 2^28, plots/data/lab3_select_pipe_tune_h100.csv runs 1-2):
- * int32 1.00 / 1.06, int64 0.84 / 0.86. With every status relaxed (a diagnostic:
- * not correct in place) 1.19 / 1.29 and 1.02 / 1.06; with only A relaxed 1.14 /
- * 1.24 and 0.90 / 0.90. A release is a fence before the store (MEMBAR.GPU, then
- * ERRBAR: the profiler's samples pile up there), and the last flagger's fence held
- * back every A, on which the look-backs of later tiles wait. Yet a tile
+ * int32 1.00-1.01 / 1.05-1.06, int64 0.84-0.85 / 0.85-0.86. With every status
+ * relaxed (a diagnostic: not correct in place) 1.19 / 1.29 and 1.02 / 1.05; with
+ * only A relaxed 1.14 / 1.24 and 0.90 / 0.90. A release is a fence before the
+ * store (MEMBAR.GPU, then ERRBAR: lab3_ncu_select_pipe64_ordered_h100.txt), and
+ * the last flagger's fence held back every A, on which the look-backs of later
+ * tiles wait. Yet a tile
  * overwrites very little: its kept items go to out[first .. first + kept), first
  * = the kept items of all tiles before it, and kept <= one tile's items, so the
  * values it overwrites belong to at most two tiles: u = first / NV and
- * (first + kept - 1) / NV, both <= t (and at keep 50%, about t / 2: read long
- * ago). So (LAB3_P_RELEASED):
+ * (first + kept - 1) / NV, both <= t, since no tile keeps more than it read (and
+ * at keep 50%, about t / 2: read long ago). So (LAB3_P_RELEASED):
  *   - A and the look-back's reads are relaxed: the counts travel as in the scans;
- *   - P is a release store, made by the look-back warp of the tile after its
- *     tile had landed (loader -> flaggers -> look-back, through the barriers);
+ *   - P is a release store, made after the tile has landed: by the look-back
+ *     warp (loader -> flaggers -> look-back, through the barriers), or for tile
+ *     0 by the last flagger;
  *   - before it stores, each writer waits for the P of the (at most two) tiles
  *     it overwrites, other than its own, with acquire loads (wait_inclusive):
  *     off the path that publishes A and P (without this wait, a diagnostic, it
- *     was 1-4% faster). Its own tile's input is in the stage, read before the
- *     writers start (the barriers).
+ *     was at most 4% faster). Its own tile's input is in the stage, read before
+ *     the writers start (the barriers).
  * No deadlock: a tile waits only for tiles before it, and their P never waits for
- * a later tile.
+ * a writer (a ticket is drawn only when its copy can start, Step 3.7).
  *
  * The tile: Step 3.7's NT threads, but LAB3_SELECT_PIPE_VECS = 5 vectors each
- * (20 KB, lab3.h), in a ring of 3 stages: 60 KB, as Step 3.7's 5 x 12 KB, so
- * again 3 blocks per SM. Against 12 KB x 5 it gained 3-10 points of CUB's speed
- * for int64 and 1-7 for int32 (both GPUs, the tune files).
+ * (20 KB, lab3.h), in a ring of 3 stages: 60 KB of tiles (61.7 KB with what
+ * lies beside them), as Step 3.7's 5 x 12 KB, so again 3 blocks per SM. Against
+ * 12 KB x 5 it gained 6-10 points of CUB's speed for int64 and 0-8 for int32
+ * (both GPUs, the tune files).
  * Measured (plots/data/goals_h100.csv, goals_h200.csv, two rounds, x CUB at 2^24 /
  * 2^28): int32 1.15-1.16 / 1.24-1.25 on an H100, 1.19-1.20 / 1.29-1.30 on an
  * H200; int64 0.95-0.96 / 0.98 and 0.93-0.94 / 0.94-0.95, still behind CUB. What

@@ -63,7 +63,7 @@ static inline size_t lab3_type_bytes(lab3_type t) { return t == LAB3_I32 ? 4 : 8
  * int32 or 2 VECS int64 values per thread and the same bytes for both types
  * (NT x VECS x 16 = 12 KB). VECS odd: the 8 lanes one 16-byte shared-memory
  * access serves at once then hit 8 different groups of banks. The stages and the
- * blocks per SM are in v6_tma_pipeline.cu (the tests do not need them). -D
+ * blocks per SM are in lab3_pipeline.cuh (the tests do not need them). -D
  * overrides are for tuning experiments only. */
 #ifndef LAB3_TMA_NT
 #define LAB3_TMA_NT 256
