@@ -319,11 +319,6 @@ struct lab3_tile_status {
     }
 };
 
-/* The statuses of Step 3.6's compaction: counts of kept items (32-bit: n < 2^32)
- * for both item types, published with release stores and read with acquire
- * loads. (Step 3.8 counts too, with LAB3_P_RELEASED.) */
-typedef lab3_tile_status<uint32_t, LAB3_ORDERED> lab3_count_status;
-
 /* Device side: record that one tile inspected `depth` predecessors and found X
  * `waits` times (only when statistics are on). Call it ONCE per tile that looked
  * back, from one thread (Step 3.4: thread 0; Step 3.5: lane 0 of the look-back

@@ -35,6 +35,10 @@ struct tile_shape {
     static constexpr int VEC_ITERS = (VECS + NT - 1) / NT;
 };
 
+/* The statuses hold counts of kept items (32-bit: n < 2^32) for both item types,
+ * published with release stores and read with acquire loads. */
+typedef lab3_tile_status<uint32_t, LAB3_ORDERED> count_status;
+
 /* The bits the keep predicate hashes: zero-extended, as in lab3_ref_select. */
 template <typename T>
 static __device__ __forceinline__ uint64_t select_bits(T x)
@@ -97,7 +101,7 @@ static __device__ __forceinline__ void gather_kept(T *tile, const T (&v)[VT], ui
  * (__ldg) loads. */
 template <typename T>
 __global__ void __launch_bounds__(NT) select_kernel(const T *in, T *out, size_t n, uint32_t keep_pct, bool aligned,
-                                                    lab3_count_status status, unsigned long long *d_count)
+                                                    count_status status, unsigned long long *d_count)
 {
     // TODO(Step 3.6): follow the outline above (about 25 lines)
 }
@@ -105,7 +109,7 @@ __global__ void __launch_bounds__(NT) select_kernel(const T *in, T *out, size_t 
 template <typename T>
 static int select_if(const lab3_select_io *io, cudaStream_t stream)
 {
-    // TODO(Step 3.6): reset the COUNT statuses (lab3_count_status::reset: 8-byte entries for both item types); aligned = in is 16-byte aligned (the stores go item by item, out needs no alignment); one block of NT threads per tile (about 7 lines)
+    // TODO(Step 3.6): reset the COUNT statuses (count_status::reset: 8-byte entries for both item types); aligned = in is 16-byte aligned (the stores go item by item, out needs no alignment); one block of NT threads per tile (about 7 lines)
     (void)io, (void)stream;
     return KIT_TODO;
 }

@@ -18,12 +18,13 @@
 enum { LAB4_PARTITION_NT = 128 };
 static_assert(LAB4_PARTITION_NT % LAB4_PARTITION_COARSE_EVERY == 0, "level-1 groups tile the block");
 
-/* Launch a partition kernel with one thread per boundary (the LBS's, the join's)
- * for `tiles` tiles: enough blocks of LAB4_PARTITION_NT threads for tiles + 1
- * threads. */
-static inline unsigned lab4_partition_blocks(int64_t tiles)
+/* The grid of a partition kernel for `tiles` tiles: enough blocks of
+ * LAB4_PARTITION_NT threads for its tiles + 1 boundaries, `per_block` boundaries
+ * to a block (one thread per boundary, as in the LBS's and the join's, unless the
+ * kernel gives a boundary several lanes). */
+static inline unsigned lab4_partition_blocks(int64_t tiles, int per_block = LAB4_PARTITION_NT)
 {
-    return (unsigned)kit_div_up((size_t)tiles + 1, LAB4_PARTITION_NT);
+    return (unsigned)kit_div_up((size_t)tiles + 1, per_block);
 }
 
 /* lab4_merge_path_bisect by LANES consecutive lanes of a warp at once (all of
@@ -138,8 +139,8 @@ static int lab4_launch_partitions_with(const int32_t *a, int64_t a_count, const 
                                        int64_t b_count, int64_t nv, int b_first, int64_t tiles,
                                        int coarse_every, int64_t *partitions, cudaStream_t stream)
 {
-    unsigned blocks = (unsigned)kit_div_up((size_t)tiles + 1, LAB4_PARTITION_NT / LANES);
-    lab4_merge_partitions<LANES><<<blocks, LAB4_PARTITION_NT, 0, stream>>>(
+    lab4_merge_partitions<LANES><<<lab4_partition_blocks(tiles, LAB4_PARTITION_NT / LANES), LAB4_PARTITION_NT, 0,
+                                   stream>>>(
         a, a_count, b, b_count, nv, b_first, tiles, coarse_every, partitions);
     return KIT_LAUNCH_CHECK();
 }

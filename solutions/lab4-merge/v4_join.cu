@@ -421,7 +421,7 @@ extern "C" int lab4_join(const lab4_io *io, cudaStream_t stream)
         lab4_join_status_words((size_t)n) > ws->status_words)
         return KIT_CHECK(cudaErrorInvalidValue);
     static int partition_grid, expand_grid; /* resident blocks, asked once */
-    if (!expand_grid && ((err = kit_resident_blocks(join_partitions, 128, 0, &partition_grid)) ||
+    if (!expand_grid && ((err = kit_resident_blocks(join_partitions, LAB4_PARTITION_NT, 0, &partition_grid)) ||
                          (err = kit_resident_blocks(join_expand, NT, 0, &expand_grid))))
         return err;
 
@@ -439,11 +439,11 @@ extern "C" int lab4_join(const lab4_io *io, cudaStream_t stream)
         return err;
 
     /* 2. the expand's partitions and 3. the expand, for up to join_capacity rows */
-    size_t partition_blocks = kit_div_up(most_expand_tiles + 1, 128);
-    if (partition_blocks > (size_t)partition_grid)
-        partition_blocks = (size_t)partition_grid;
-    join_partitions<<<(unsigned)partition_blocks, 128, 0, stream>>>(ws->offsets, a_count, ws->rows, capacity,
-                                                                    io->partitions);
+    unsigned partition_blocks = lab4_partition_blocks((int64_t)most_expand_tiles);
+    if (partition_blocks > (unsigned)partition_grid)
+        partition_blocks = (unsigned)partition_grid;
+    join_partitions<<<partition_blocks, LAB4_PARTITION_NT, 0, stream>>>(ws->offsets, a_count, ws->rows, capacity,
+                                                                        io->partitions);
     if ((err = KIT_LAUNCH_CHECK()) || (err = record_phase(io, 1, stream)))
         return err;
     size_t expand_blocks = most_expand_tiles < (size_t)expand_grid ? most_expand_tiles : expand_grid;
