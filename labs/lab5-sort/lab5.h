@@ -33,7 +33,14 @@ extern "C" {
 #define LAB5_ONESWEEP_VT 24 /* keys only */
 #endif
 #ifndef LAB5_ONESWEEP_VT_PAIRS
-#define LAB5_ONESWEEP_VT_PAIRS 22 /* keys and values */
+#define LAB5_ONESWEEP_VT_PAIRS 22 /* keys and values, two tiles per SM */
+#endif
+/* Onesweep with values, one tile per SM (lab5_onesweep_tiles_per_sm): 640 x 24. */
+#ifndef LAB5_ONESWEEP_SOLO_NT
+#define LAB5_ONESWEEP_SOLO_NT 640
+#endif
+#ifndef LAB5_ONESWEEP_SOLO_VT_PAIRS
+#define LAB5_ONESWEEP_SOLO_VT_PAIRS 24
 #endif
 #ifndef LAB5_MERGE_NT
 #define LAB5_MERGE_NT 256
@@ -43,6 +50,7 @@ extern "C" {
 #define LAB5_DIGIT8_NV (LAB5_DIGIT8_NT * LAB5_DIGIT8_VT)
 #define LAB5_ONESWEEP_NV (LAB5_ONESWEEP_NT * LAB5_ONESWEEP_VT)
 #define LAB5_ONESWEEP_NV_PAIRS (LAB5_ONESWEEP_NT * LAB5_ONESWEEP_VT_PAIRS)
+#define LAB5_ONESWEEP_SOLO_NV_PAIRS (LAB5_ONESWEEP_SOLO_NT * LAB5_ONESWEEP_SOLO_VT_PAIRS)
 #define LAB5_MERGE_NV (LAB5_MERGE_NT * LAB5_MERGE_VT)
 /* The smallest onesweep tile: the status array is sized with it. */
 #define LAB5_ONESWEEP_MIN_NV (LAB5_ONESWEEP_NV < LAB5_ONESWEEP_NV_PAIRS ? LAB5_ONESWEEP_NV : LAB5_ONESWEEP_NV_PAIRS)
@@ -73,6 +81,10 @@ typedef struct {
     size_t n;
     lab5_type type;
     lab5_workspace *ws;
+    /* onesweep with values: 2 = two tiles of LAB5_ONESWEEP_NV_PAIRS keys per SM,
+     * 1 = one tile of LAB5_ONESWEEP_SOLO_NV_PAIRS, 0 = the GPU's choice
+     * (lab5_onesweep_tiles_per_sm). Keys only, and the other variants, ignore it. */
+    int onesweep_tiles_per_sm;
 } lab5_sort_io;
 
 typedef int (*lab5_sort_fn)(const lab5_sort_io *io, cudaStream_t stream);
@@ -90,6 +102,16 @@ int lab5_split_1bit(const lab5_sort_io *io, cudaStream_t stream);
 int lab5_digit_4bit(const lab5_sort_io *io, cudaStream_t stream);
 int lab5_digit_8bit_warp_rank(const lab5_sort_io *io, cudaStream_t stream);
 int lab5_onesweep(const lab5_sort_io *io, cudaStream_t stream);
+/* Onesweep's tiles per SM with values on the current GPU: 1 where its DRAM is slow
+ * for its SMs (under LAB5_SOLO_GBS_PER_SM of peak bandwidth per SM) and one
+ * 640 x 24 tile fits a block's shared memory, 2 otherwise. Measured (2026-11-24,
+ * lab5_tune_*.csv): an H100 (25 GB/s per SM) sorts 2^28 pairs 12% faster with one
+ * tile per SM, an H200 (36 GB/s per SM) 6% slower. */
+#define LAB5_SOLO_GBS_PER_SM 30.0
+int lab5_onesweep_tiles_per_sm(void);
+/* Whether this GPU can run the one-tile shape at all (its shared memory per block:
+ * not on sm_75 or sm_86, for example). */
+int lab5_onesweep_solo_fits(void);
 int lab5_merge_sort(const lab5_sort_io *io, cudaStream_t stream);
 /* cub_ref.cu: cub::DeviceRadixSort::SortKeys / SortPairs (the cub row), and CUB's
  * exclusive scan of n 32-bit counts, which split-1bit and the digit variants use. */
@@ -138,6 +160,8 @@ size_t lab5_device_bytes(size_t n, int pairs);
 kit_case lab5_problem_case(lab5_problem *p, int v);
 /* The memcpy row: copy the n keys (and values), device to device. */
 void lab5_problem_copy_limit(lab5_problem *p, kit_config *cfg);
+/* Onesweep's tiles per SM with values for this problem's runs (lab5_sort_io). */
+void lab5_problem_set_onesweep_tiles(lab5_problem *p, int tiles_per_sm);
 /* After an onesweep run: its plan (bit p: pass p ran). 0 on success. */
 int lab5_problem_onesweep_plan(lab5_problem *p, uint32_t *plan);
 

@@ -169,7 +169,7 @@ lab5_problem *lab5_problem_create_from(const uint32_t *h_keys, size_t n, lab5_ty
          KIT_CHECK(cudaMemcpy(p->in.values, p->h_values, n * sizeof(uint32_t), cudaMemcpyHostToDevice))))
         kit_die(KIT_EXIT_USAGE, "cannot upload the lab5 input");
     kit_note_end();
-    p->io = (lab5_sort_io){ p->in.keys, p->in.values, p->out.keys, p->out.values, n, type, ws };
+    p->io = (lab5_sort_io){ p->in.keys, p->in.values, p->out.keys, p->out.values, n, type, ws, 0 };
     return p;
 }
 
@@ -278,6 +278,8 @@ void lab5_problem_copy_limit(lab5_problem *p, kit_config *cfg)
     cfg->copy_bytes = p->block_bytes;
     cfg->items = (double)p->n;
 }
+
+void lab5_problem_set_onesweep_tiles(lab5_problem *p, int tiles_per_sm) { p->io.onesweep_tiles_per_sm = tiles_per_sm; }
 
 int lab5_problem_onesweep_plan(lab5_problem *p, uint32_t *plan)
 {

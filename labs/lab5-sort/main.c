@@ -8,11 +8,15 @@
 
 static const char *type_arg = "u32";
 static int pairs;
+static long long tiles_per_sm; /* 0: the GPU's choice */
 
 static const kit_flag lab5_flags[] = {
     { "--type", KIT_FLAG_STRING, "T", "key type: u32, i32, f32 or all (default u32)", &type_arg, 0, 0 },
     { "--pairs", KIT_FLAG_SWITCH, NULL,
       "sort key-value pairs: a 32-bit value (the key's original index) travels with each key", &pairs, 0, 0 },
+    { "--tiles-per-sm", KIT_FLAG_INT, "K",
+      "onesweep with --pairs: 2 tiles of 384 x 22 keys per SM or 1 of 640 x 24 (default 0: the GPU's choice, "
+      "1 where its DRAM gives under 30 GB/s per SM)", &tiles_per_sm, 0, 2 },
     { NULL, 0, NULL, NULL, NULL, 0, 0 },
 };
 
@@ -69,6 +73,11 @@ int main(int argc, char **argv)
             char type_col[16];
             snprintf(type_col, sizeof type_col, "%s-%s", lab5_type_name(types[ti]), pairs ? "pairs" : "keys");
             kit_config cfg = { .lab = "lab5", .type = type_col, .dist = opt.dist, .n = sizes[s] };
+            if (pairs) { /* the onesweep shape that runs, in the table and the CSV */
+                int tiles = tiles_per_sm ? (int)tiles_per_sm : lab5_onesweep_tiles_per_sm();
+                lab5_problem_set_onesweep_tiles(p, tiles);
+                snprintf(cfg.param, sizeof cfg.param, "tiles-per-sm=%d", tiles);
+            }
             lab5_problem_copy_limit(p, &cfg);
             kit_case cases[16];
             int count = 0;

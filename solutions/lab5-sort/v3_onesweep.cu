@@ -44,18 +44,10 @@
 #include "lab5_rank.cuh"
 
 enum {
-    NT = LAB5_ONESWEEP_NT,
-    VT_KEYS = LAB5_ONESWEEP_VT,
-    VT_PAIRS = LAB5_ONESWEEP_VT_PAIRS,
     HIST_NT = 256,  /* one thread per digit in the last block */
     HIST_LOADS = 4, /* 16-byte loads in flight per thread in the histogram kernel */
 };
-static_assert(NT % 32 == 0 && NT >= LAB5_DIGITS, "one thread per digit for the look-back");
 
-/* Blocks per SM the register allocation must allow (-D for tuning). */
-#ifndef LAB5_ONESWEEP_MIN_BLOCKS
-#define LAB5_ONESWEEP_MIN_BLOCKS 2
-#endif
 /* Shared memory is carved out of the SM's L1, whose lines also receive the loads
  * in flight: 1 = ask for just the shared memory the resident blocks need, 0 = the
  * largest carveout (-D to compare, lab5_tune_*.csv). */
@@ -218,14 +210,26 @@ static __global__ void __launch_bounds__(HIST_NT) onesweep_histogram(const uint3
 #define LAB5_LOOKBACK_WINDOW_PAIRS 1
 #endif
 
-template <bool PAIRS>
+/* A pass's tile: NT threads x VT keys, and how many blocks of it share an SM (their
+ * registers must fit: 2 x 384 threads may use 80 each, 1 x 640 up to 96). Keys: two
+ * tiles of 384 x 24 per SM. With values: two of 384 x 22 (more keys per thread would
+ * not fit in 80 registers), or one of 640 x 24 where the DRAM is slow for the SMs
+ * (lab5_onesweep_tiles_per_sm): fewer tiles at a time make fewer streams of
+ * scattered writes at a time, and each tile writes longer runs per digit. */
+template <bool VALUES, int TILES_PER_SM>
 struct pass_shape {
-    static constexpr int VT = PAIRS ? VT_PAIRS : VT_KEYS;
+    static constexpr bool PAIRS = VALUES;
+    static constexpr bool SOLO = PAIRS && TILES_PER_SM == 1;
+    static constexpr int NT = SOLO ? LAB5_ONESWEEP_SOLO_NT : LAB5_ONESWEEP_NT;
+    static constexpr int VT = SOLO ? LAB5_ONESWEEP_SOLO_VT_PAIRS : PAIRS ? LAB5_ONESWEEP_VT_PAIRS : LAB5_ONESWEEP_VT;
     static constexpr int NV = NT * VT;
+    static constexpr int BLOCKS = TILES_PER_SM;
     static constexpr int WINDOW = PAIRS ? LAB5_LOOKBACK_WINDOW_PAIRS : LAB5_LOOKBACK_WINDOW; /* look_back */
     /* dynamic shared memory: the sorted tile's keys, then its values; with
      * values, each key's rank (16 bits) */
     static constexpr size_t SMEM = (size_t)NV * (sizeof(uint32_t) + (PAIRS ? sizeof(uint16_t) : 0));
+    static_assert(NT % 32 == 0 && NT >= LAB5_DIGITS, "one thread per digit for the look-back");
+    static_assert(NV <= 65536, "a key's place in the tile is kept in 16 bits");
 };
 
 /* Thread t < 256, tile > 0: the number of keys of digit t in all tiles before
@@ -258,12 +262,11 @@ static __device__ __forceinline__ uint32_t look_back(const uint32_t *status, uin
     // END SOLUTION
 }
 
-template <lab5_type T, bool PAIRS>
-static __global__ void __launch_bounds__(NT, LAB5_ONESWEEP_MIN_BLOCKS)
+template <lab5_type T, class S>
+static __global__ void __launch_bounds__(S::NT, S::BLOCKS)
 onesweep_pass(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys_out, uint32_t *values_out,
               uint32_t *keys_alt, uint32_t *values_alt, size_t n, int pass, uint32_t *ctl)
 {
-    typedef pass_shape<PAIRS> S;
     // BEGIN SOLUTION (Step 5.3): skip a pass the PLAN leaves out; pick source and destination (lab5_live_before, lab5_write_to_output); loop: ticket; load; warp histograms; publish A (P for tile 0); digit scan; rank; look back, publish P, set base; barrier; lab5_scatter_tile
     const uint32_t plan = ctl[LAB5_OS_PLAN];
     if (!(plan >> pass & 1))
@@ -282,7 +285,7 @@ onesweep_pass(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys
     extern __shared__ __align__(16) uint32_t smem[];
     uint32_t *s_tile = smem;                          /* the sorted keys, then their values */
     uint16_t *s_rank = (uint16_t *)(smem + S::NV);    /* pairs: where each key went */
-    __shared__ lab5_rank_storage<NT> s;
+    __shared__ lab5_rank_storage<S::NT> s;
     __shared__ uint32_t tile_id;
     const size_t tiles = lab5_tile_count(n, S::NV);
     uint32_t *status = ctl + LAB5_OS_STATUS + (size_t)pass * tiles * LAB5_DIGITS;
@@ -302,21 +305,21 @@ onesweep_pass(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys
         const int count = (int)lab5_tile_items(n, S::NV, tile);
 
         uint32_t k[S::VT];
-        lab5_load_striped<NT, S::VT>(src_keys, offset, count, lab5_pad_key<T>(), k);
+        lab5_load_striped<S::NT, S::VT>(src_keys, offset, count, lab5_pad_key<T>(), k);
         lab5_warp_histogram<S::VT, T>(k, pass, row);
         __syncthreads();
         uint32_t tile_count = 0;
         if (digit_thread) {
-            tile_count = lab5_warp_prefix<NT>(s);
+            tile_count = lab5_warp_prefix<S::NT>(s);
             /* publish early: successors can add this count while we rank */
             st_relaxed(status + (size_t)tile * LAB5_DIGITS + threadIdx.x,
                        lab5_status_pack(tile == 0 ? LAB5_STATUS_P : LAB5_STATUS_A, tile_count));
         }
         uint32_t digit_start = lab5_digit_scan(tile_count, s.scan_warps);
         if (digit_thread)
-            lab5_warp_starts<NT>(s, digit_start);
+            lab5_warp_starts<S::NT>(s, digit_start);
         __syncthreads();
-        lab5_rank_to_shared<S::VT, T, PAIRS>(k, pass, row, s_tile, s_rank);
+        lab5_rank_to_shared<S::VT, T, S::PAIRS>(k, pass, row, s_tile, s_rank);
         if (digit_thread) {
             uint32_t before = 0;
             if (tile > 0) {
@@ -327,7 +330,7 @@ onesweep_pass(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys
             s.base[threadIdx.x] = digit_offset + before - digit_start;
         }
         __syncthreads();
-        lab5_scatter_tile<NT, S::VT, T, PAIRS>(s_tile, s_rank, src_values, offset, count, pass, s.base, dst_keys,
+        lab5_scatter_tile<S::NT, S::VT, T, S::PAIRS>(s_tile, s_rank, src_values, offset, count, pass, s.base, dst_keys,
                                                dst_values);
     }
     // END SOLUTION
@@ -336,11 +339,11 @@ onesweep_pass(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys
 /* ---- the launcher ----------------------------------------------------------------------------- */
 
 /* The pass kernel's carveout (LAB5_FIT_CARVEOUT): the percentage of the SM's
- * shared memory that LAB5_ONESWEEP_MIN_BLOCKS blocks need (dynamic + static + the
- * 1 KB reserved per block), rounded up by the driver to a carveout it has; the
- * rest of the SM's 256 KB of L1 + shared memory stays L1. */
+ * shared memory that `blocks` blocks need (dynamic + static + the 1 KB reserved
+ * per block), rounded up by the driver to a carveout it has; the rest of the SM's
+ * 256 KB of L1 + shared memory stays L1. */
 template <typename K>
-static int set_carveout(K kernel, size_t dynamic_smem)
+static int set_carveout(K kernel, int blocks, size_t dynamic_smem)
 {
     int percent = (int)cudaSharedmemCarveoutMaxShared;
 #if LAB5_FIT_CARVEOUT
@@ -352,54 +355,101 @@ static int set_carveout(K kernel, size_t dynamic_smem)
         return err;
     if (int err = KIT_CHECK(cudaFuncGetAttributes(&attr, kernel)))
         return err;
-    size_t need = (size_t)LAB5_ONESWEEP_MIN_BLOCKS * (dynamic_smem + attr.sharedSizeBytes + 1024);
+    size_t need = (size_t)blocks * (dynamic_smem + attr.sharedSizeBytes + 1024);
     percent = (int)((need * 100 + per_sm - 1) / per_sm);
     percent = percent < 100 ? percent : 100;
+#else
+    (void)blocks;
+    (void)dynamic_smem;
 #endif
     return KIT_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, percent));
+}
+
+/* One sort with tile shape S: the histograms, then the four passes. */
+template <lab5_type T, class S>
+static int onesweep_sort(const lab5_sort_io *io, cudaStream_t stream)
+{
+    // BEGIN SOLUTION (Step 5.3): once: opt in to S::SMEM of dynamic shared memory and set the carveout (set_carveout for S::BLOCKS blocks), size both grids; histogram kernel (zeroes the status of 4 x tiles), then the 4 pass kernels
+    const size_t tiles = lab5_tile_count(io->n, S::NV);
+    const size_t status_words = lab5_onesweep_words(tiles) - LAB5_OS_STATUS;
+    if (lab5_onesweep_words(tiles) > io->ws->onesweep_words)
+        return KIT_CHECK(cudaErrorInvalidValue); /* workspace sized for fewer tiles */
+    static int pass_blocks, hist_blocks; /* once per instantiation */
+    if (!pass_blocks) {
+        auto kernel = onesweep_pass<T, S>;
+        if (int err =
+                KIT_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)S::SMEM)))
+            return err;
+        if (int err = set_carveout(kernel, S::BLOCKS, S::SMEM))
+            return err;
+        if (int err = kit_resident_blocks(kernel, S::NT, S::SMEM, &pass_blocks))
+            return err;
+        if (int err = kit_resident_blocks(onesweep_histogram<T>, HIST_NT, 0, &hist_blocks))
+            return err;
+    }
+    size_t hist_grid = kit_div_up(io->n, (size_t)HIST_NT * HIST_LOADS * 4);
+    hist_grid = hist_grid < (size_t)hist_blocks ? hist_grid : (size_t)hist_blocks;
+    onesweep_histogram<T><<<(unsigned)hist_grid, HIST_NT, 0, stream>>>(io->keys_in, io->n, io->ws->onesweep,
+                                                                       status_words);
+    if (int err = KIT_LAUNCH_CHECK())
+        return err;
+    const unsigned grid = (unsigned)(tiles < (size_t)pass_blocks ? tiles : (size_t)pass_blocks);
+    for (int pass = 0; pass < LAB5_OS_PASSES; pass++) {
+        onesweep_pass<T, S><<<grid, S::NT, S::SMEM, stream>>>(io->keys_in, io->values_in, io->keys_out,
+                                                              io->values_out, io->ws->keys_alt, io->ws->values_alt,
+                                                              io->n, pass, io->ws->onesweep);
+        if (int err = KIT_LAUNCH_CHECK())
+            return err;
+    }
+    return 0;
+    // STUB: (void)io; (void)stream;
+    // STUB: return KIT_TODO;
+    // END SOLUTION
+}
+
+/* lab5.h: whether a block can have the one-tile shape's shared memory here. */
+extern "C" int lab5_onesweep_solo_fits(void)
+{
+    typedef pass_shape<true, 1> solo;
+    int id = 0, optin = 0;
+    cudaFuncAttributes attr;
+    bool fits = cudaGetDevice(&id) == cudaSuccess &&
+                cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, id) == cudaSuccess &&
+                cudaFuncGetAttributes(&attr, onesweep_pass<LAB5_U32, solo>) == cudaSuccess &&
+                solo::SMEM + attr.sharedSizeBytes <= (size_t)optin;
+    cudaGetLastError(); /* a failed query means: it does not fit */
+    return fits;
+}
+
+/* lab5.h: one tile per SM where the GPU's peak DRAM bandwidth per SM is under
+ * LAB5_SOLO_GBS_PER_SM and the one-tile shape fits. */
+extern "C" int lab5_onesweep_tiles_per_sm(void)
+{
+    static int choice; /* the kit runs on one GPU per process */
+    if (!choice) {
+        kit_device dev;
+        char why[256];
+        int id = 0;
+        bool slow_dram = cudaGetDevice(&id) == cudaSuccess && kit_device_open(id, &dev, why, sizeof why) == 0 &&
+                         dev.peak_gbs > 0 && dev.peak_gbs / dev.sms < LAB5_SOLO_GBS_PER_SM;
+        cudaGetLastError();
+        choice = slow_dram && lab5_onesweep_solo_fits() ? 1 : 2;
+    }
+    return choice;
 }
 
 template <lab5_type T, bool PAIRS>
 struct onesweep {
     static int run(const lab5_sort_io *io, cudaStream_t stream)
     {
-        typedef pass_shape<PAIRS> S;
-        // BEGIN SOLUTION (Step 5.3): once: opt in to S::SMEM of dynamic shared memory and set the carveout (set_carveout), size both grids; histogram kernel (zeroes the status of 4 x tiles), then the 4 pass kernels
-        const size_t tiles = lab5_tile_count(io->n, S::NV);
-        const size_t status_words = lab5_onesweep_words(tiles) - LAB5_OS_STATUS;
-        if (lab5_onesweep_words(tiles) > io->ws->onesweep_words)
-            return KIT_CHECK(cudaErrorInvalidValue); /* workspace sized for fewer tiles */
-        static int pass_blocks, hist_blocks; /* once per instantiation */
-        if (!pass_blocks) {
-            auto kernel = onesweep_pass<T, PAIRS>;
-            if (int err = KIT_CHECK(
-                    cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)S::SMEM)))
-                return err;
-            if (int err = set_carveout(kernel, S::SMEM))
-                return err;
-            if (int err = kit_resident_blocks(kernel, NT, S::SMEM, &pass_blocks))
-                return err;
-            if (int err = kit_resident_blocks(onesweep_histogram<T>, HIST_NT, 0, &hist_blocks))
-                return err;
+        if constexpr (PAIRS) {
+            const int tiles = io->onesweep_tiles_per_sm ? io->onesweep_tiles_per_sm : lab5_onesweep_tiles_per_sm();
+            if (tiles == 1)
+                return onesweep_sort<T, pass_shape<true, 1>>(io, stream);
+            if (tiles != 2)
+                return KIT_CHECK(cudaErrorInvalidValue);
         }
-        size_t hist_grid = kit_div_up(io->n, (size_t)HIST_NT * HIST_LOADS * 4);
-        hist_grid = hist_grid < (size_t)hist_blocks ? hist_grid : (size_t)hist_blocks;
-        onesweep_histogram<T><<<(unsigned)hist_grid, HIST_NT, 0, stream>>>(io->keys_in, io->n, io->ws->onesweep,
-                                                                           status_words);
-        if (int err = KIT_LAUNCH_CHECK())
-            return err;
-        const unsigned grid = (unsigned)(tiles < (size_t)pass_blocks ? tiles : (size_t)pass_blocks);
-        for (int pass = 0; pass < LAB5_OS_PASSES; pass++) {
-            onesweep_pass<T, PAIRS><<<grid, NT, S::SMEM, stream>>>(io->keys_in, io->values_in, io->keys_out,
-                                                                   io->values_out, io->ws->keys_alt,
-                                                                   io->ws->values_alt, io->n, pass, io->ws->onesweep);
-            if (int err = KIT_LAUNCH_CHECK())
-                return err;
-        }
-        return 0;
-        // STUB: (void)io; (void)stream;
-        // STUB: return KIT_TODO;
-        // END SOLUTION
+        return onesweep_sort<T, pass_shape<PAIRS, 2>>(io, stream);
     }
 };
 

@@ -4,7 +4,9 @@
  * 33, 1023, 1025, every variant's tile size +- 1, 2^20+7 (all of that, each case
  * run twice on the same buffers) and 2^24 (a subset); repeated runs on the same
  * buffers (onesweep's status and sums must be reset); the float edge cases; tiles
- * that hold a single digit value; 2^28+13 pairs for onesweep and cub.
+ * that hold a single digit value; 2^28+13 pairs for onesweep and cub. Onesweep
+ * sorts pairs with two tile shapes (two tiles per SM, or one big one where the GPU
+ * chooses it): every pairs case of onesweep runs both, where the GPU can run the big one.
  * One suite per variant (lab5_v0 .. lab5_v4, lab5_cub), so Criterion's --filter
  * grades one step. */
 #include "kit_test.h"
@@ -20,18 +22,36 @@ static size_t sizes[] = {
     LAB5_DIGIT8_NV - 1, LAB5_DIGIT8_NV + 1,
     LAB5_ONESWEEP_NV - 1, LAB5_ONESWEEP_NV + 1,
     LAB5_ONESWEEP_NV_PAIRS - 1, LAB5_ONESWEEP_NV_PAIRS + 1,
+    LAB5_ONESWEEP_SOLO_NV_PAIRS - 1, LAB5_ONESWEEP_SOLO_NV_PAIRS + 1,
     LAB5_MERGE_NV - 1, LAB5_MERGE_NV + 1, 2 * LAB5_MERGE_NV + 1, /* one merge pass, a partial second run */
     (1u << 20) + 7, BIG,
 };
 
 static const char *step_of(int v) { return v == LAB5_CUB ? "cub" : lab5_variants[v].info.step; }
 
-static void expect_sorted(lab5_problem *p, int v, const char *what, int repeats)
+/* Onesweep's tiles per SM to test: with values 2 and (where it fits) 1; else the default. */
+static int onesweep_shapes(int v, int pairs, int tiles[2])
 {
-    char label[160];
-    for (int r = 0; r < repeats; r++) {
-        snprintf(label, sizeof label, "%s, run %d of %d", what, r + 1, repeats);
-        kit_test_expect_pass(lab5_problem_case(p, v), step_of(v), label);
+    if (v == LAB5_CUB || lab5_variants[v].run != lab5_onesweep || !pairs) {
+        tiles[0] = 0;
+        return 1;
+    }
+    tiles[0] = 2;
+    tiles[1] = 1;
+    return lab5_onesweep_solo_fits() ? 2 : 1;
+}
+
+static void expect_sorted(lab5_problem *p, int v, int pairs, const char *what, int repeats)
+{
+    char label[192];
+    int tiles[2], shapes = onesweep_shapes(v, pairs, tiles);
+    for (int t = 0; t < shapes; t++) {
+        lab5_problem_set_onesweep_tiles(p, tiles[t]);
+        for (int r = 0; r < repeats; r++) {
+            snprintf(label, sizeof label, "%s%s, run %d of %d", what,
+                     tiles[t] == 1 ? ", one tile per SM" : tiles[t] == 2 ? ", two tiles per SM" : "", r + 1, repeats);
+            kit_test_expect_pass(lab5_problem_case(p, v), step_of(v), label);
+        }
     }
 }
 
@@ -41,7 +61,7 @@ static void check_one(int v, size_t n, lab5_type type, lab5_dist dist, int pairs
     char what[96];
     snprintf(what, sizeof what, "n=%zu %s %s %s", n, lab5_type_name(type), pairs ? "pairs" : "keys",
              lab5_dist_names[dist]);
-    expect_sorted(p, v, what, repeats);
+    expect_sorted(p, v, pairs, what, repeats);
     lab5_problem_destroy(p);
 }
 
@@ -82,7 +102,7 @@ static void check_float_specials(int v)
         keys[i] = specials[kit_hash64(3, i) % count];
     for (int pairs = 0; pairs <= 1; pairs++) {
         lab5_problem *p = lab5_problem_create_from(keys, n, LAB5_F32, pairs);
-        expect_sorted(p, v, pairs ? "f32 specials, pairs" : "f32 specials, keys", 2);
+        expect_sorted(p, v, pairs, pairs ? "f32 specials, pairs" : "f32 specials, keys", 2);
         lab5_problem_destroy(p);
     }
     free(keys);
@@ -93,14 +113,17 @@ static void check_float_specials(int v)
 static void check_one_digit_tiles(int v)
 {
     KIT_TEST_REQUIRE_GPU();
-    size_t tiles[] = { LAB5_ONESWEEP_NV, LAB5_ONESWEEP_NV_PAIRS };
-    for (int pairs = 0; pairs <= 1; pairs++) {
-        size_t nv = tiles[pairs], n = 5 * nv + 3;
+    size_t tiles[] = { LAB5_ONESWEEP_NV, LAB5_ONESWEEP_NV_PAIRS, LAB5_ONESWEEP_SOLO_NV_PAIRS };
+    for (int t = 0; t < 3; t++) {
+        int pairs = t > 0;
+        size_t nv = tiles[t], n = 5 * nv + 3;
         uint32_t *keys = malloc(n * sizeof *keys);
         for (size_t i = 0; i < n; i++)
             keys[i] = (uint32_t)kit_hash64(8, i / nv);
         lab5_problem *p = lab5_problem_create_from(keys, n, LAB5_U32, pairs);
-        expect_sorted(p, v, pairs ? "one key per onesweep tile, pairs" : "one key per onesweep tile, keys", 2);
+        char what[64];
+        snprintf(what, sizeof what, "one key per %zu keys (an onesweep tile), %s", nv, pairs ? "pairs" : "keys");
+        expect_sorted(p, v, pairs, what, 2);
         lab5_problem_destroy(p);
         free(keys);
     }
@@ -116,7 +139,7 @@ static void check_repeated(int v)
         lab5_problem *p = lab5_problem_create(n, LAB5_U32, dists[d], 1, 17);
         char what[64];
         snprintf(what, sizeof what, "n=%zu u32 pairs %s", n, lab5_dist_names[dists[d]]);
-        expect_sorted(p, v, what, 5);
+        expect_sorted(p, v, 1, what, 5);
         lab5_problem_destroy(p);
     }
 }
