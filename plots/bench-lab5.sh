@@ -19,17 +19,14 @@
 # concatenated under one header.
 set -euo pipefail
 
-# The builds of the last tuning run: name and -D flags (lab5.h, lab5_rank.cuh, v3_onesweep.cu).
+# The builds of the tuning sweep: name and -D flags (lab5.h, lab5_rank.cuh, v3_onesweep.cu); the
+# shapes of earlier runs are named in the first line of plots/data/lab5_tune_*.csv.
 TUNE_SHAPES=(
     "shipped:"
-    "nt768-b1:-DLAB5_ONESWEEP_NT=768 -DLAB5_ONESWEEP_MIN_BLOCKS=1"
-    "nt640-b1-vp24:-DLAB5_ONESWEEP_NT=640 -DLAB5_ONESWEEP_MIN_BLOCKS=1 -DLAB5_ONESWEEP_VT_PAIRS=24"
-    "nt640-b1-vp26:-DLAB5_ONESWEEP_NT=640 -DLAB5_ONESWEEP_MIN_BLOCKS=1 -DLAB5_ONESWEEP_VT_PAIRS=26"
-    "nt512-b1-vp32:-DLAB5_ONESWEEP_NT=512 -DLAB5_ONESWEEP_MIN_BLOCKS=1 -DLAB5_ONESWEEP_VT_PAIRS=32"
-    "nt576-b1-vp28:-DLAB5_ONESWEEP_NT=576 -DLAB5_ONESWEEP_MIN_BLOCKS=1 -DLAB5_ONESWEEP_VT_PAIRS=28"
-    "nt512-b1-vp28:-DLAB5_ONESWEEP_NT=512 -DLAB5_ONESWEEP_MIN_BLOCKS=1 -DLAB5_ONESWEEP_VT_PAIRS=28"
-    "nt640-b1-vp22:-DLAB5_ONESWEEP_NT=640 -DLAB5_ONESWEEP_MIN_BLOCKS=1 -DLAB5_ONESWEEP_VT_PAIRS=22"
-    "nt1024-b1-vt16-vp16:-DLAB5_ONESWEEP_NT=1024 -DLAB5_ONESWEEP_MIN_BLOCKS=1 -DLAB5_ONESWEEP_VT=16 -DLAB5_ONESWEEP_VT_PAIRS=16"
+    "lookback-window-1:-DLAB5_LOOKBACK_WINDOW=1"
+    "lookback-window-4-pairs:-DLAB5_LOOKBACK_WINDOW_PAIRS=4"
+    "nt384-vt20-vp20:-DLAB5_ONESWEEP_VT=20 -DLAB5_ONESWEEP_VT_PAIRS=20"
+    "solo-nt512-vp32:-DLAB5_ONESWEEP_SOLO_NT=512 -DLAB5_ONESWEEP_SOLO_VT_PAIRS=32"
 )
 
 # append DST CSV...: concatenate the runs' CSVs, keeping the first two header lines once
@@ -86,8 +83,9 @@ if [[ ${1:-} == --tune ]]; then
             for kv in keys pairs; do
                 f="$tmp/${name}_${n/^/_}_$kv.csv"
                 "$bin" --variant onesweep --n "$n" $([[ $kv == pairs ]] && echo --pairs) --reps 10 --csv "$f.raw"
-                # the shape in the param column (6) of every data row
-                awk -F, -v OFS=, -v s="$name" 'NR <= 2 { print; next } { $6 = s; print }' "$f.raw" >"$f"
+                # the shape in the param column (6) of every data row, before the
+                # run's own parameter (pairs: the tiles per SM that onesweep used)
+                awk -F, -v OFS=, -v s="$name" 'NR <= 2 { print; next } { $6 = ($6 == "-" || $6 == "") ? s : s ";" $6; print }' "$f.raw" >"$f"
                 runs+=("$f")
             done
         done

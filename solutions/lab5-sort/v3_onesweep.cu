@@ -22,7 +22,8 @@
  * tickets, which belong to blocks that are already running.
  *
  * Tuned for throughput: 8-bit digits (4 passes), big tiles (384 threads x 24 keys,
- * 22 with values), keys in registers, ranking by warp votes with per-warp
+ * 22 with values, two per SM; with values one of 640 x 24 per SM where the DRAM is
+ * slow for the SMs: pass_shape), keys in registers, ranking by warp votes with per-warp
  * counters (lab5_rank.cuh), counts published before the ranking so successors
  * rarely wait, persistent blocks (as many as fit, each taking tiles from the
  * ticket until none is left: a skipped pass costs one tiny launch), keys written
@@ -38,8 +39,8 @@
  * Measured against CUB's SortKeys / SortPairs in the same runs (u32, uniform,
  * plots/data/goals_h100.csv, goals_h200.csv; 2^24 / 2^28):
  *   keys:  1.20x / 1.19x on an H100, 1.24x / 1.21x on an H200;
- *   pairs: 1.02x / 0.92x on an H100, 1.05x / 1.00x on an H200 (at 2^28 the H100
- *          pass moves CUB's bytes at 59-60% of the DRAM peak against 62%). */
+ *   pairs: 0.99x / 1.04x on an H100 (one tile per SM; two gave 1.01x / 0.92x),
+ *          1.05x / 1.00x on an H200 (two tiles per SM; one gives 0.97x / 0.94x). */
 #include "kit_cuda.cuh"
 #include "lab5_rank.cuh"
 
