@@ -143,7 +143,7 @@
  *     int32 kernel spills 12 bytes).
  * Measured (plots/data/goals_h100.csv, goals_h200.csv; exclusive, 2^24 / 2^28,
  * the slower of two rounds):
- * int32 0.85 / 0.93 of memcpy on an H100, 0.75 / 0.85 on an H200; int64 0.93 /
+ * int32 0.87 / 0.93 of memcpy on an H100, 0.75 / 0.85 on an H200; int64 0.92 /
  * 0.96 and 0.85 / 0.90; 1.05x to 1.15x of CUB's scan (lecture 3).
  * What can still limit it: the look-back, one L2 round trip per window of 32
  * predecessors and one look-back at a time per block (--stats shows the depth),

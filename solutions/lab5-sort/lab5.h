@@ -105,8 +105,8 @@ int lab5_onesweep(const lab5_sort_io *io, cudaStream_t stream);
 /* Onesweep's tiles per SM with values on the current GPU: 1 where its DRAM is slow
  * for its SMs (under LAB5_SOLO_GBS_PER_SM of peak bandwidth per SM) and one
  * 640 x 24 tile fits a block's shared memory, 2 otherwise. Measured (2026-11-24,
- * lab5_tune_*.csv): an H100 (25 GB/s per SM) sorts 2^28 pairs 12% faster with one
- * tile per SM, an H200 (36 GB/s per SM) 6% slower. */
+ * lab5_tune_*.csv): with one tile per SM an H100 (25 GB/s per SM) takes 12% less
+ * time for 2^28 pairs, an H200 (36 GB/s per SM) 7% more. */
 #define LAB5_SOLO_GBS_PER_SM 30.0
 int lab5_onesweep_tiles_per_sm(void);
 /* Whether this GPU can run the one-tile shape at all (its shared memory per block:
