@@ -331,8 +331,8 @@ onesweep_pass(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys
             s.base[threadIdx.x] = digit_offset + before - digit_start;
         }
         __syncthreads();
-        lab5_scatter_tile<S::NT, S::VT, T, S::PAIRS>(s_tile, s_rank, src_values, offset, count, pass, s.base, dst_keys,
-                                               dst_values);
+        lab5_scatter_tile<S::NT, S::VT, T, S::PAIRS>(s_tile, s_rank, src_values, offset, count, pass, s.base,
+                                                     dst_keys, dst_values);
     }
     // END SOLUTION
 }

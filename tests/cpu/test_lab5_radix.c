@@ -131,7 +131,7 @@ Test(lab5_radix, digits_rebuild_the_word)
 
 Test(lab5_radix, tiles_cover_n_exactly)
 {
-    size_t nvs[] = { 1,         32, LAB5_DIGIT4_NV, LAB5_DIGIT8_NV, LAB5_ONESWEEP_NV, LAB5_ONESWEEP_NV_PAIRS,
+    size_t nvs[] = { 1, 32, LAB5_DIGIT4_NV, LAB5_DIGIT8_NV, LAB5_ONESWEEP_NV, LAB5_ONESWEEP_NV_PAIRS,
                      LAB5_ONESWEEP_SOLO_NV_PAIRS, LAB5_MERGE_NV };
     size_t ns[] = { 0, 1, 31, 1023, 7679, 7680, 7681, 100003 };
     for (int a = 0; a < 8; a++)
@@ -199,7 +199,8 @@ Test(lab5_radix, onesweep_control_block_fits_before_the_status)
     cr_assert(eq(sz, lab5_onesweep_words(3), (size_t)LAB5_OS_STATUS + 4 * 3 * 256));
     cr_assert(ge(int, LAB5_ONESWEEP_NT, 256), "one thread per digit");
     cr_assert(ge(int, LAB5_ONESWEEP_SOLO_NT, 256), "one thread per digit");
-    cr_assert(ge(int, LAB5_ONESWEEP_SOLO_NV_PAIRS, LAB5_ONESWEEP_MIN_NV), "the status words are sized for the smallest tile");
+    cr_assert(ge(int, LAB5_ONESWEEP_SOLO_NV_PAIRS, LAB5_ONESWEEP_MIN_NV),
+              "the status words are sized for the smallest tile");
 }
 
 /* ---- merge sort ------------------------------------------------------------------------ */
