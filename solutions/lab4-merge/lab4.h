@@ -31,8 +31,8 @@ const char *lab4_join_name(lab4_join_type t);
 #define LAB4_MERGE_NT 128
 #define LAB4_MERGE_VT 23
 #endif
-#ifndef LAB4_SEARCH_NT
-#define LAB4_SEARCH_NT 128
+#ifndef LAB4_SEARCH_NT /* 256, not 128: the join's first pass 8-10% faster (lecture 4) */
+#define LAB4_SEARCH_NT 256
 #define LAB4_SEARCH_VT 11
 #endif
 #ifndef LAB4_LBS_NT
