@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # bench-lab1.sh BINDIR OUTDIR [PART...]: lab1's measurements (PART: kwarp bars cas
-# ablation sass; default all of them; ablation-build only builds the ablation's
-# binaries BINDIR/solution1_NAME, with nvcc and the objects of `make solution1`, no
-# GPU needed: the ablation part builds them itself when they are missing).
+# ablation hint sass; default all of them; ablation-build only builds the -D binaries
+# BINDIR/solution1_NAME of the ablation and hint parts, with nvcc and the objects of
+# `make solution1`, no GPU needed: those parts build them themselves when missing).
 #   lab1_kwarp.csv     every variant, both operations, kwarp:K for K = 1..32 distinct
 #                      keys per warp, n = 2^24, 4096 bins (the chart of Westphal's argument)
 #   lab1_bars.csv      the histogram at 256 bins, n = 2^24 and 2^28, for uniform, zipf,
@@ -16,6 +16,11 @@
 #                      histogram at 256 bins on four distributions, scatter-add at
 #                      4096 bins on kwarp:1 and kwarp:32, n = 2^24; the variant column
 #                      says which idea is out, e.g. smem-warp[one-copy]
+#   lab1_hint.csv      smem-warp's histogram at 256 bins (uniform, kwarp:1, single) for
+#                      n = 2^24 ... 2^28, as shipped, smem-warp[no-hint] (never the
+#                      read-once hint) and smem-warp[always-hint] (at every size), with
+#                      memcpy and CUB in each run (CUB is always shown): where the hint
+#                      pays and where it costs
 #   lab1_sass.txt      the SASS of global-atomic's kernels around their atomics, if
 #                      cuobjdump is there (does the compiler aggregate on its own?)
 # The harness's --csv overwrites its file: each run goes to a temporary CSV and the
@@ -25,7 +30,7 @@ bindir=$1
 bin=$bindir/solution1
 out=$2
 shift 2
-parts=${*:-kwarp bars cas ablation sass}
+parts=${*:-kwarp bars cas ablation hint sass}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -76,8 +81,9 @@ cas() {
 
 # smem-warp with one idea taken out: the -D switch of each ablation
 declare -A switches=([one-copy]=-DSW_MAX_COPIES=1 [one-load]=-DLAB1_SW_LOADS=1
-                     [no-cap]=-DSW_HIST_BLOCKS_PER_SM=0 [no-aggregation]=-DSW_MATCH_MIN=33)
-ablations="one-copy one-load no-cap no-aggregation"
+                     [no-cap]=-DSW_HIST_BLOCKS_PER_SM=0 [no-aggregation]=-DSW_MATCH_MIN=33
+                     [no-hint]=-DSW_READ_ONCE_L2S=0 [always-hint]=-DSW_READ_ONCE_L2S=1000000)
+ablations="one-copy one-load no-cap no-aggregation no-hint"
 
 # build_one NAME: BINDIR/solution1_NAME, v5 rebuilt with the NAME's switch and linked
 # with the other objects of `make solution1` (nvcc needed, no GPU)
@@ -94,10 +100,11 @@ build_one() {
     "$nvcc" -arch="$arch" -o "$bindir/solution1_$name" "$tmp/v5_$name.o" "${objs[@]}" -Xcompiler -fopenmp
 }
 
-# ablation-build: every ablated binary, in parallel (run where the kit was built)
+# ablation-build: every -D binary (the ablation's and always-hint), in parallel (run
+# where the kit was built)
 ablation_build() {
     local name pids=() pid
-    for name in $ablations; do
+    for name in $ablations always-hint; do
         build_one "$name" &
         pids+=($!)
     done
@@ -140,6 +147,32 @@ ablation() {
     append "$out/lab1_ablation.csv" "${tagged[@]}"
 }
 
+# hint: the read-once hint by size; every variant runs (memcpy and CUB in each run),
+# smem-warp's rows tagged by build
+hint() {
+    local name program f dists k runs=()
+    for name in no-hint always-hint; do
+        [[ -x $bindir/solution1_$name ]] || build_one "$name"
+    done
+    for k in 24 25 26 27 28; do
+        dists="uniform kwarp:1"
+        ((k == 24 || k == 28)) && dists="uniform kwarp:1 single"
+        for dist in $dists; do
+            for name in shipped no-hint always-hint; do
+                program=$bindir/solution1_$name
+                [[ $name == shipped ]] && program=$bin
+                f="$tmp/hint_${k}_${dist/:/_}_$name.csv"
+                "$program" --variant smem-warp --op histogram --dist "$dist" --n "2^$k" --bins 256 \
+                    --reps $((k < 27 ? 20 : 10)) --csv "$tmp/hint_raw.csv"
+                awk -F, -v OFS=, -v tag="$name" 'NR > 2 && $2 == "smem-warp" { $2 = $2 "[" tag "]" } { print }' \
+                    "$tmp/hint_raw.csv" >"$f"
+                runs+=("$f")
+            done
+        done
+    done
+    append "$out/lab1_hint.csv" "${runs[@]}"
+}
+
 sass() {
     local obj=build/solutions/lab1-atomics/v0_global_atomic.cu.o
     if command -v cuobjdump >/dev/null 2>&1 && [[ -f $obj ]]; then
@@ -149,8 +182,8 @@ sass() {
 
 for part in $parts; do
     case $part in
-    kwarp | bars | cas | ablation | sass) "$part" ;;
+    kwarp | bars | cas | ablation | hint | sass) "$part" ;;
     ablation-build) ablation_build ;;
-    *) echo "bench-lab1: unknown part '$part' (kwarp bars cas ablation ablation-build sass)" >&2; exit 2 ;;
+    *) echo "bench-lab1: unknown part '$part' (kwarp bars cas ablation hint ablation-build sass)" >&2; exit 2 ;;
     esac
 done

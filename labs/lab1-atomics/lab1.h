@@ -44,6 +44,7 @@ typedef struct {
     int sms;              /* multiprocessors of the device, to size grid-stride launches */
     size_t smem_block;    /* shared memory a block may have without opting in (device) */
     size_t smem_optin;    /* ... and after opting in (device); both count static bytes too */
+    size_t l2_bytes;      /* the device's L2 cache (smem-warp's read-once hint stops at 8 of it) */
     int *work;            /* scratch of LAB1_WORK_INTS(bins) ints, all zero between launches
                              (smem-warp's histogram: its block sums and their ticket) */
 } lab1_io;

@@ -1,9 +1,9 @@
 /* Step 1.5: privatization and warp aggregation together, tuned for throughput.
  *
- * This step adds five ideas at once to smem-private (1.2) and warp-match (1.4).
+ * This step adds six ideas at once to smem-private (1.2) and warp-match (1.4).
  * Lecture 1 measures the share of each ("What each idea of smem-warp buys"):
- * ideas 1, 2, 3 and 5 by an ablation, this file rebuilt without one of them by the
- * -D switches below (plots/bench-lab1.sh, plots/data/lab1_ablation.csv), idea 4,
+ * ideas 1, 2, 3, 5 and 6 by an ablation, this file rebuilt without one of them by
+ * the -D switches below (plots/bench-lab1.sh, plots/data/lab1_ablation.csv), idea 4,
  * which has no switch, by the tuning run (plots/data/lab1_tune.csv):
  *   1. Copies per warp: up to SW_MAX_COPIES private copies of the bins per block
  *      (one per warp), as many as fit without opting in (8 copies of 256 counts =
@@ -19,15 +19,26 @@
  *   5. Aggregation only where it pays: a probe (how many lanes share the first
  *      lane's key?) chooses between aggregating and plain shared atomics; add_quad
  *      gives the exact decision tree.
+ *   6. A read-once hint (histogram): while the keys are at most SW_READ_ONCE_L2S
+ *      times the L2 cache, the tiles are loaded with __ldcs, which allocates their
+ *      lines evict-first: keys read once then push out one another, not what else
+ *      L2 holds. The harness's L2 flush (a memset, as NVIDIA's nvbench does) leaves
+ *      L2 full of dirty lines, and a plain stream would pay for writing them back
+ *      inside its own time (20-21 MB at n = 2^24 on an H100, lab1_hint_ncu_h100.txt).
+ *      On longer streams the hint costs time instead (lab1_hint.csv: 3-5% at 2^27
+ *      and 2^28 on both GPUs), so it stops at 8 L2s, past 2^26 keys (5 L2s), where
+ *      it was worth -2% to +1%.
  * Bins that do not fit in shared memory: warp-match's global path.
  * Expect (H200, 256 bins; plots/data/lab1_bars.csv): the fastest histogram on every
- * distribution, 1.41x (zipf) to 1.73x (uniform) CUB at n = 2^24; at 2^28 it reads
- * at the rate memcpy moves bytes (99-100% of memcpy) on uniform, kwarp:1 and single
- * keys, 2.2x to 2.5x CUB. The ablation (n = 2^24): the 8 loads in flight carry the
- * histogram (1 instead of 8: 1.14x to 1.26x slower); aggregation carries the
- * scatter-add of doubles at kwarp:1 (1.73x), but for the count histogram it buys
- * 5% on single keys, nothing on uniform and kwarp:1, and costs 1.27x on zipf keys;
- * the copies per warp, the cap and the merge are worth 3.5% at most. */
+ * distribution, 1.38x (zipf) to 1.87x (uniform) CUB at n = 2^24; at 2^28 it reads
+ * at the rate memcpy moves bytes (100-101% of memcpy) on uniform, kwarp:1 and single
+ * keys, 2.2x to 2.5x CUB. On an H100 (lab1_bars_h100.csv): 1.34x to 1.54x at 2^24,
+ * 1.55x to 1.73x at 2^28. The ablation (n = 2^24, H200): the 8 loads in flight and
+ * the hint buy about 1.1x each (1.06x-1.13x and 1.00x-1.11x by distribution);
+ * aggregation carries the scatter-add of doubles at kwarp:1 (1.72x), but for the
+ * count histogram it buys 1.16x on single keys, nothing on uniform and kwarp:1, and
+ * costs 1.37x on zipf keys; the copies per warp, the cap and the merge are worth 5%
+ * at most. */
 #include "lab1.h"
 #include "lab1_smem.cuh"
 #include "lab1_value.cuh"
@@ -43,6 +54,9 @@ enum { NT = LAB1_SW_NT, VT = LAB1_SW_VT, LOADS = VT / 4, WARPS = NT / LAB1_WARP 
 #endif
 #ifndef SW_MATCH_MIN
 #define SW_MATCH_MIN 4 /* aggregate when this many lanes share the first lane's key (33: never) */
+#endif
+#ifndef SW_READ_ONCE_L2S
+#define SW_READ_ONCE_L2S 8 /* the read-once hint while keys <= this many L2s (0: never) */
 #endif
 
 /* The block's private copies of the bins, copies x bins of T, in dynamic shared
@@ -109,13 +123,21 @@ __device__ __forceinline__ void add_quad(int *bins, unsigned active, int4 k)
     (void)k;
 }
 
+/* One int4 of keys; READ_ONCE: with __ldcs (ld.global.cs), whose lines are the
+ * first to be evicted from L1 and L2 (idea 6). */
+template <bool READ_ONCE> __device__ __forceinline__ int4 load_quad(const int4 *p)
+{
+    return READ_ONCE ? __ldcs(p) : *p;
+}
+
 /* The full tiles of 32 * VT keys, one per warp in turn: every lane issues its
  * LOADS int4 loads before the first add_quad (the compiler does not move loads
  * above atomics by itself, so this is what keeps LOADS loads in flight). */
+template <bool READ_ONCE>
 __device__ __forceinline__ void add_full_tiles(int *mine, const int4 *quads, size_t tiles, size_t my_warp,
                                                size_t warps)
 {
-    // TODO(Step 1.5): for tile t = my_warp, my_warp + warps, ... < tiles: load quads[t * 32 * LOADS + u * 32 + lane] for u < LOADS into registers, then add_quad(mine, full mask, ...) each (about 11 lines)
+    // TODO(Step 1.5): for tile t = my_warp, my_warp + warps, ... < tiles: load_quad<READ_ONCE>(&quads[t * 32 * LOADS + u * 32 + lane]) for u < LOADS into registers, then add_quad(mine, full mask, ...) each (about 11 lines)
     (void)mine;
     (void)quads;
     (void)tiles;
@@ -151,6 +173,7 @@ __device__ __forceinline__ void finish_in_last_block(int *counts, int *work, int
     (void)bins;
 }
 
+template <bool READ_ONCE>
 __global__ void histogram_smem_warp(const int *__restrict__ keys, size_t n, int bins, int copies, int *counts,
                                     int *work)
 {
@@ -158,7 +181,7 @@ __global__ void histogram_smem_warp(const int *__restrict__ keys, size_t n, int 
     const size_t warps = (size_t)gridDim.x * WARPS, my_warp = (size_t)blockIdx.x * WARPS + threadIdx.x / LAB1_WARP;
     const size_t tiles = n / (LAB1_WARP * VT);
     /* cudaMalloc'd keys are 256-byte aligned: int4 loads are legal */
-    add_full_tiles(mine, reinterpret_cast<const int4 *>(keys), tiles, my_warp, warps);
+    add_full_tiles<READ_ONCE>(mine, reinterpret_cast<const int4 *>(keys), tiles, my_warp, warps);
     add_tail(mine, keys, n, tiles * LAB1_WARP * LOADS, my_warp, warps);
     __syncthreads();
     merge_copies(copies, bins, work);
@@ -197,13 +220,13 @@ __global__ void scatter_add_smem_warp(const int *__restrict__ keys, const double
 extern "C" int lab1_smem_warp_budget(const lab1_io *io, lab1_op op, lab1_smem_budget *out)
 {
     return op == LAB1_HISTOGRAM
-               ? lab1_smem_budget_of(histogram_smem_warp, io, sizeof(int), SW_MAX_COPIES, out)
+               ? lab1_smem_budget_of(histogram_smem_warp<false>, io, sizeof(int), SW_MAX_COPIES, out)
                : lab1_smem_budget_of(scatter_add_smem_warp, io, sizeof(double), SW_MAX_COPIES, out);
 }
 
 extern "C" int lab1_smem_warp_histogram(const lab1_io *io, cudaStream_t stream)
 {
-    // TODO(Step 1.5): lab1_smem_warp_budget, lab1_smem_prepare(histogram_smem_warp, ..., kit_div_up(n, NT * VT) blocks needed (rounded up; the grid-stride loops are right either way, and the occupancy and the cap usually decide), SW_HIST_BLOCKS_PER_SM); copies 0: lab1_warp_match<int>; n == 0: zero the counts, done; else launch with setup.plan.copies copies (the kernel writes every count: no memset) (about 14 lines)
+    // TODO(Step 1.5): kernel = histogram_smem_warp<true> while n * 4 bytes <= SW_READ_ONCE_L2S * io->l2_bytes, else <false>; lab1_smem_warp_budget, lab1_smem_prepare(kernel, ..., kit_div_up(n, NT * VT) blocks needed (rounded up; the grid-stride loops are right either way, and the occupancy and the cap usually decide), SW_HIST_BLOCKS_PER_SM); copies 0: lab1_warp_match<int>; n == 0: zero the counts, done; else launch kernel with setup.plan.copies copies (it writes every count: no memset) (about 16 lines)
     (void)io;
     (void)stream;
     return KIT_TODO;

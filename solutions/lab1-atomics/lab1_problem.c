@@ -65,15 +65,17 @@ static void make_host_data(lab1_problem *p, lab1_dist d, uint64_t seed)
 /* The device's facts the launchers plan with. */
 static void query_device(lab1_io *io)
 {
-    int dev = 0, sms = 0, block = 0, optin = 0;
+    int dev = 0, sms = 0, block = 0, optin = 0, l2 = 0;
     if (KIT_CHECK(cudaGetDevice(&dev)) ||
         KIT_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) ||
         KIT_CHECK(cudaDeviceGetAttribute(&block, cudaDevAttrMaxSharedMemoryPerBlock, dev)) ||
-        KIT_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev)))
+        KIT_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev)) ||
+        KIT_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev)))
         kit_die(KIT_EXIT_USAGE, "cannot query the device");
     io->sms = sms;
     io->smem_block = (size_t)block;
     io->smem_optin = (size_t)optin;
+    io->l2_bytes = (size_t)l2;
 }
 
 lab1_problem *lab1_problem_create(size_t n, size_t bins, lab1_dist d, uint64_t seed, int with_values)
