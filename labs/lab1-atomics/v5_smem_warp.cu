@@ -25,19 +25,20 @@
  *      L2 holds. The harness's L2 flush (a memset, as NVIDIA's nvbench does) leaves
  *      L2 full of dirty lines, and a plain stream would pay for writing them back
  *      inside its own time (20-21 MB at n = 2^24 on an H100, lab1_hint_ncu_h100.txt).
- *      On longer streams the hint costs time instead (lab1_hint.csv: 3-5% at 2^27
- *      and 2^28 on both GPUs), so it stops at 8 L2s, past 2^26 keys (5 L2s), where
- *      it was worth -2% to +1%.
+ *      On longer streams the hint costs time instead (lab1_hint*.csv: 3-5% at 2^27
+ *      and 2^28 on both GPUs), so it stops at 8 L2s, between 2^26 and 2^27 keys on
+ *      both GPUs (L2: 50 MiB on an H100, 60 MiB on an H200); at 2^26 it changed the
+ *      time by -1.6% to +0.8%.
  * Bins that do not fit in shared memory: warp-match's global path.
  * Expect (H200, 256 bins; plots/data/lab1_bars.csv): the fastest histogram on every
  * distribution, 1.38x (zipf) to 1.87x (uniform) CUB at n = 2^24; at 2^28 it reads
  * at the rate memcpy moves bytes (100-101% of memcpy) on uniform, kwarp:1 and single
  * keys, 2.2x to 2.5x CUB. On an H100 (lab1_bars_h100.csv): 1.34x to 1.54x at 2^24,
  * 1.55x to 1.73x at 2^28. The ablation (n = 2^24, H200): the 8 loads in flight and
- * the hint buy about 1.1x each (1.06x-1.13x and 1.00x-1.11x by distribution);
+ * the hint buy about 1.1x each (1.06x-1.14x and 1.00x-1.11x by distribution);
  * aggregation carries the scatter-add of doubles at kwarp:1 (1.72x), but for the
  * count histogram it buys 1.16x on single keys, nothing on uniform and kwarp:1, and
- * costs 1.37x on zipf keys; the copies per warp, the cap and the merge are worth 5%
+ * costs 1.36x on zipf keys; the copies per warp, the cap and the merge are worth 5%
  * at most. */
 #include "lab1.h"
 #include "lab1_smem.cuh"
