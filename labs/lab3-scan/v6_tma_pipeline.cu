@@ -140,11 +140,16 @@
  *     look-back per 4 KB is too many). 6 stages of 12 KB need 73 KB, more than sm_75
  *     allows a block, so the default is 5;
  *   - 3 blocks per SM on sm_90 (__launch_bounds__: 56 registers per thread; the
- *     int32 kernel spills 12 bytes).
- * Measured (plots/data/goals_h100.csv, goals_h200.csv; exclusive, 2^24 / 2^28,
- * the slower of two rounds):
- * int32 0.87 / 0.93 of memcpy on an H100, 0.75 / 0.85 on an H200; int64 0.92 /
- * 0.96 and 0.85 / 0.90; 1.05x to 1.15x of CUB's scan (lecture 3).
+ *     int32 kernel spills 12 bytes);
+ *   - the loader's L2 prefetch half a round of tickets ahead (prefetch_ahead in
+ *     lab3_pipeline.cuh, LAB3_PREFETCH_QUARTERS = 2): in L2, more bytes are in
+ *     flight than the stages hold (plots/data/lab3_prefetch_tune_*.csv).
+ * Measured (plots/data/goals_prefetch_h100.csv, goals_prefetch_h200.csv;
+ * exclusive, 2^24 / 2^28, the slower of two rounds): int32 0.93 / 0.99 of memcpy
+ * on an H100, 0.80 / 0.89 on an H200; int64 0.97 / 0.99 and 0.86 / 0.90. Before
+ * the prefetch (goals_h100.csv, goals_h200.csv): int32 0.87 / 0.93 and 0.75 /
+ * 0.85, int64 0.92 / 0.96 and 0.85 / 0.90, 1.05x to 1.15x of CUB's scan
+ * (lecture 3).
  * What can still limit it: the look-back, one L2 round trip per window of 32
  * predecessors and one look-back at a time per block (--stats shows the depth),
  * and, at small n, the start and the end of the run (at 2^24 int32 a block has

@@ -48,6 +48,11 @@ static_assert(NT % 32 == 0 && NT >= LAB3_MIN_TILE, "whole warps, tiles no smalle
 #endif
 #endif
 enum { STAGES = LAB3_TMA_STAGES };
+/* How far ahead of its ticket the loader asks L2 for a tile, in quarters of a round
+ * of tickets (one ticket per block: gridDim.x); 0: no prefetch (prefetch_ahead). */
+#ifndef LAB3_PREFETCH_QUARTERS
+#define LAB3_PREFETCH_QUARTERS 2
+#endif
 
 /* A ring of type T: RING_STAGES tiles of NT worker threads (Step 3.7: the
  * consumers) x VT values, VT = TILE_VECS 16-byte vectors. The defaults are Step
@@ -130,13 +135,32 @@ static __device__ __forceinline__ void fill_stage(const T *in, size_t n, unsigne
     // END SOLUTION
 }
 
+/* Lane 0 of the loader, having drawn ticket t: ask L2 for the tile that the blocks
+ * will draw about half a round of tickets later (sm_90's bulk prefetch, no shared
+ * memory needed). Its bytes then travel from DRAM while the ring is full: more bytes
+ * in flight than the stages of shared memory hold, and that tile's bulk copy finds
+ * them in L2. Only whole tiles of a 16-byte aligned input, none past the end. */
+template <typename S, typename T>
+static __device__ __forceinline__ void prefetch_ahead(const T *in, size_t tiles, unsigned int t)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && LAB3_PREFETCH_QUARTERS > 0
+    const size_t ahead = (size_t)t + (size_t)gridDim.x * LAB3_PREFETCH_QUARTERS / 4;
+    if (ahead + 1 < tiles) /* a whole tile: the last one may be partial */
+        asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(in + ahead * S::NV),
+                     "r"((unsigned int)(S::NV * sizeof(T)))
+                     : "memory");
+#else
+    (void)in, (void)tiles, (void)t;
+#endif
+}
+
 /* The loader (one warp): for each stage in turn, wait until it is empty (its
  * previous tile stored), draw a ticket, start the copy (fill_stage). Drawing the
  * ticket only once the copy can start keeps a tile's X short. */
 template <typename T, typename Status, typename Ring>
 static __device__ void load_tiles(const T *in, size_t n, bool in_aligned, Status status, Ring &sm)
 {
-    // BEGIN SOLUTION (Step 3.7): S = the ring's shape; slot = 0, 1, ...: s = slot % S::STAGES; from slot S::STAGES on, empty[s].wait_parity(use_parity(slot - S::STAGES, S::STAGES)); lane 0 draws the ticket and writes tile_of[s], __shfl_sync shares it; a real tile: fill_stage<S>, past the last: landed[s].arrive() and return
+    // BEGIN SOLUTION (Step 3.7): S = the ring's shape; slot = 0, 1, ...: s = slot % S::STAGES; from slot S::STAGES on, empty[s].wait_parity(use_parity(slot - S::STAGES, S::STAGES)); lane 0 draws the ticket, writes tile_of[s] and, when in_aligned, prefetch_ahead<S>; __shfl_sync shares the ticket; a real tile: fill_stage<S>, past the last: landed[s].arrive() and return
     typedef typename Ring::shape S;
     const size_t tiles = lab3_tile_count(n, S::NV);
     const int lane = threadIdx.x % 32;
@@ -148,6 +172,8 @@ static __device__ void load_tiles(const T *in, size_t n, bool in_aligned, Status
         if (lane == 0) {
             t = status.draw_ticket();
             sm.tile_of[s] = t; /* before lane 0 arrives on landed[s], which passes it on */
+            if (in_aligned)
+                prefetch_ahead<S>(in, tiles, t);
         }
         t = __shfl_sync(LAB3_FULL_MASK, t, 0);
         if (t >= tiles) { /* tell the stations to stop */

@@ -65,10 +65,13 @@
  * lies beside them), as Step 3.7's 5 x 12 KB, so again 3 blocks per SM. Against
  * 12 KB x 5 it gained 6-10 points of CUB's speed for int64 and 0-8 for int32
  * (both GPUs, the tune files).
- * Measured (plots/data/goals_h100.csv, goals_h200.csv, two rounds, x CUB at 2^24 /
- * 2^28): int32 1.14-1.15 / 1.24 on an H100, 1.20 / 1.29 on an H200; int64 0.96 /
- * 0.98 and 0.92-0.94 / 0.95, still behind CUB. What
- * limits int64 (ncu on the H100, plots/data/lab3_ncu_select_pipe64_h100.txt): the
+ * Measured with the loader's L2 prefetch (lab3_pipeline.cuh; plots/data/
+ * goals_prefetch_h100.csv, goals_prefetch_h200.csv, two rounds, x CUB at 2^24 /
+ * 2^28): int32 1.16 / 1.30 on an H100, 1.15-1.16 / 1.32 on an H200; int64
+ * 1.02-1.03 / 1.06 and 0.98-0.99 / 0.995-0.997. Before the prefetch (goals_h100.csv,
+ * goals_h200.csv): int32 1.14-1.15 / 1.24 and 1.20 / 1.29, int64 0.96 / 0.98 and
+ * 0.92-0.94 / 0.95. What limited int64 then, and what the prefetch answers (ncu on
+ * the H100, plots/data/lab3_ncu_select_pipe64_h100.txt): the
  * DRAM runs at 58% of its peak against CUB's 62%, the flaggers wait for their
  * tile to land in 27% of the sampled warp time and the loader for an empty stage
  * in 5%: a tile holds its stage from its load to its last store, so the 3 stages
