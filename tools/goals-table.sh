@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # goals-table.sh GOALS.csv...: the goal ratios of plots/bench-goals.sh, one line per
-# goal and size, the two runs side by side. A ratio is the final variant's rate over
+# goal and size, the runs side by side in their order (round 1, round 2, ...). A ratio is the final variant's rate over
 # its ceiling's rate in the same run: items/s against CUB, or the share of memcpy's
 # bytes/s (pct_of_memcpy) where the ceiling is the copy.
 set -euo pipefail
@@ -20,7 +20,8 @@ for csv in "$@"; do
         else return
         split(key, k, "|")
         name = sprintf("%-38s n=2^%-2d %-5s %-8s", label, log(k[2]) / log(2) + 0.5, k[3], k[4])
-        val[name] = val[name] sprintf(" %6.3f", r)
+        val[name, k[5]] = sprintf(" %6.3f", r)   # by run: awk visits keys in no set order
+        if (k[5] + 0 > runs) runs = k[5] + 0
         names[name] = 1
     }
     END {
@@ -39,6 +40,10 @@ for csv in "$@"; do
             }
             if (k[1] == "lab5") goal("lab5 onesweep / cub", key, "onesweep", "cub")
         }
-        for (n in names) print n " " val[n] | "sort"
+        for (n in names) {
+            line = n " "
+            for (i = 1; i <= runs; i++) line = line ((n, i) in val ? val[n, i] : "      -")
+            print line | "sort"
+        }
     }' "$csv"
 done

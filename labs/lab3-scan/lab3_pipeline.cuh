@@ -118,10 +118,12 @@ static __device__ __forceinline__ void fill_stage(const T *in, size_t n, unsigne
 }
 
 /* Lane 0 of the loader, having drawn ticket t: ask L2 for the tile that the blocks
- * will draw about half a round of tickets later (sm_90's bulk prefetch, no shared
- * memory needed). Its bytes then travel from DRAM while the ring is full: more bytes
- * in flight than the stages of shared memory hold, and that tile's bulk copy finds
- * them in L2. Only whole tiles of a 16-byte aligned input, none past the end. */
+ * will draw LAB3_PREFETCH_QUARTERS quarters of a round of tickets later (default:
+ * half a round; sm_90's bulk prefetch, no shared memory needed). Its bytes then
+ * travel from DRAM while the ring is full: more bytes in flight than the stages of
+ * shared memory hold, and that tile's bulk copy should find them in L2. The caller
+ * checks that `in` is 16-byte aligned; never the last tile (it may be partial) nor
+ * past the end. */
 template <typename S, typename T>
 static __device__ __forceinline__ void prefetch_ahead(const T *in, size_t tiles, unsigned int t)
 {

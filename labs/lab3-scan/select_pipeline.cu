@@ -70,14 +70,15 @@
  * 2^28): int32 1.16 / 1.30 on an H100, 1.15-1.16 / 1.32 on an H200; int64
  * 1.02-1.03 / 1.06 and 0.98-0.99 / 0.995-0.997. Before the prefetch (goals_h100.csv,
  * goals_h200.csv): int32 1.14-1.15 / 1.24 and 1.20 / 1.29, int64 0.96 / 0.98 and
- * 0.92-0.94 / 0.95. What limited int64 then, and what the prefetch answers (ncu on
- * the H100, plots/data/lab3_ncu_select_pipe64_h100.txt): the
- * DRAM runs at 58% of its peak against CUB's 62%, the flaggers wait for their
- * tile to land in 27% of the sampled warp time and the loader for an empty stage
- * in 5%: a tile holds its stage from its load to its last store, so the 3 stages
- * of a block are rarely all loading. A fourth stage of 20 KB leaves room for only
- * 2 blocks per SM (0.93 / 0.95 on the H200), and with no ordering at all (the
- * diagnostic) int64 reaches 0.97-0.99. */
+ * 0.92-0.94 / 0.95. What limited int64 then (ncu on the H100, before the prefetch,
+ * plots/data/lab3_ncu_select_pipe64_h100.txt), which the prefetch answers by
+ * putting more bytes in flight through L2 than the 3 stages hold: the DRAM ran
+ * at 58% of its peak against CUB's 62%, the flaggers waited for their tile to
+ * land in 27% of the sampled warp time and the loader for an empty stage in 5%:
+ * a tile holds its stage from its load to its last store, so the 3 stages of a
+ * block are rarely all loading. A fourth stage of 20 KB left room for only 2
+ * blocks per SM (0.93 / 0.95 on the H200), and with no ordering at all (the
+ * diagnostic) int64 reached 0.97-0.99. */
 #include "lab3_pipeline.cuh"
 
 #ifndef LAB3_SELECT_PIPE_STAGES
