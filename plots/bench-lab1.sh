@@ -100,17 +100,32 @@ build_one() {
     "$nvcc" -arch="$arch" -o "$bindir/solution1_$name" "$tmp/v5_$name.o" "${objs[@]}" -Xcompiler -fopenmp
 }
 
-# ablation-build: every -D binary (the ablation's and always-hint), in parallel (run
-# where the kit was built)
-ablation_build() {
+# build_missing NAME...: build_one every NAME whose binary is missing, in parallel
+build_missing() {
     local name pids=() pid
-    for name in $ablations always-hint; do
+    for name in "$@"; do
+        [[ -x $bindir/solution1_$name ]] && continue
         build_one "$name" &
         pids+=($!)
     done
     for pid in "${pids[@]}"; do
         wait "$pid" # a failed build stops the script here
     done
+}
+
+# ablation-build: every -D binary (the ablation's and always-hint), built afresh (run
+# where the kit was built)
+ablation_build() {
+    local name
+    for name in $ablations always-hint; do
+        rm -f "$bindir/solution1_$name"
+    done
+    build_missing $ablations always-hint
+}
+
+# tag_rows TAG IN OUT: IN's CSV with smem-warp's rows renamed smem-warp[TAG]
+tag_rows() {
+    awk -F, -v OFS=, -v tag="$1" 'NR > 2 && $2 == "smem-warp" { $2 = $2 "[" tag "]" } { print }' "$2" >"$3"
 }
 
 # ablation_run NAME PROGRAM: smem-warp's rows of PROGRAM, tagged smem-warp[NAME]
@@ -127,17 +142,13 @@ ablation_run() {
         runs+=("$f")
     done
     append "$tmp/ablation_$name.csv" "${runs[@]}"
-    awk -F, -v OFS=, -v tag="$name" 'NR > 2 && $2 == "smem-warp" { $2 = $2 "[" tag "]" } { print }' \
-        "$tmp/ablation_$name.csv" >"$tmp/ablation_${name}_tagged.csv"
+    tag_rows "$name" "$tmp/ablation_$name.csv" "$tmp/ablation_${name}_tagged.csv"
 }
 
 # ablation: the shipped smem-warp and each ablated build (built first if missing)
 ablation() {
-    local name missing=0
-    for name in $ablations; do
-        [[ -x $bindir/solution1_$name ]] || missing=1
-    done
-    ((missing)) && ablation_build
+    local name
+    build_missing $ablations
     ablation_run shipped "$bin"
     local tagged=("$tmp/ablation_shipped_tagged.csv")
     for name in $ablations; do
@@ -151,9 +162,7 @@ ablation() {
 # smem-warp's rows tagged by build
 hint() {
     local name program f dists k runs=()
-    for name in no-hint always-hint; do
-        [[ -x $bindir/solution1_$name ]] || build_one "$name"
-    done
+    build_missing no-hint always-hint
     for k in 24 25 26 27 28; do
         dists="uniform kwarp:1"
         ((k == 24 || k == 28)) && dists="uniform kwarp:1 single"
@@ -164,8 +173,7 @@ hint() {
                 f="$tmp/hint_${k}_${dist/:/_}_$name.csv"
                 "$program" --variant smem-warp --op histogram --dist "$dist" --n "2^$k" --bins 256 \
                     --reps $((k < 27 ? 20 : 10)) --csv "$tmp/hint_raw.csv"
-                awk -F, -v OFS=, -v tag="$name" 'NR > 2 && $2 == "smem-warp" { $2 = $2 "[" tag "]" } { print }' \
-                    "$tmp/hint_raw.csv" >"$f"
+                tag_rows "$name" "$tmp/hint_raw.csv" "$f"
                 runs+=("$f")
             done
         done

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # goals-table.sh GOALS.csv...: the goal ratios of plots/bench-goals.sh, one line per
-# goal and size, the runs side by side in their order (round 1, round 2, ...). A ratio is the final variant's rate over
-# its ceiling's rate in the same run: items/s against CUB, or the share of memcpy's
-# bytes/s (pct_of_memcpy) where the ceiling is the copy.
+# goal and size, the runs side by side in their order (round 1, round 2, ...). A
+# ratio is the final variant's rate over its ceiling's rate in the same run: items/s
+# against CUB, or the share of memcpy's bytes/s (pct_of_memcpy) where the ceiling is
+# the copy.
 set -euo pipefail
 for csv in "$@"; do
     echo "== $(head -1 "$csv" | sed 's/^# //')"

@@ -44,10 +44,14 @@ sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-san
 [[ -x $sanitizer ]] || { echo "sanitize: compute-sanitizer not found (it comes with the CUDA toolkit)" >&2; exit 2; }
 tools=(memcheck racecheck synccheck initcheck)
 variants=$("$bin" --list | awk '{print $1}')
-# A set of arguments that refuses --variant (usage error, exit 2: it picks its own
-# rows, as lab3's --op compact does) runs once with all of its rows, as "(its rows)".
-"$bin" --variant "$(head -1 <<<"$variants")" --n 1 --reps 1 --warmup 0 "$@" >/dev/null 2>&1
-[[ $? == 2 ]] && variants="(its rows)"
+# refuses ARGS...: the binary answers these arguments with a usage error (exit 2)
+refuses() {
+    "$bin" "$@" --n 1 --reps 1 --warmup 0 >/dev/null 2>&1
+    [[ $? == 2 ]]
+}
+# A set of arguments that refuses --variant (it picks its own rows, as lab3's --op
+# compact does) runs once with all of its rows, as "(its rows)".
+refuses --variant "$(head -1 <<<"$variants")" "$@" && variants="(its rows)"
 name=$(basename "$bin")
 tag=$(echo "$*" | tr -c 'A-Za-z0-9\n' '_' | sed 's/^/_/; s/_*$//')
 echo "compute-sanitizer on $name, n = $n unless the extra args set --n; extra args: ${*:-none}"
@@ -58,12 +62,9 @@ while read -r v; do
     [[ $v == "(its rows)" ]] && pick=() file=rows
     # A variant that has no row for these arguments (usage error, exit 2: lab1's
     # cas-loop is scatter-add only) is shown as such; another set covers it.
-    if [[ $file != rows ]]; then
-        "$bin" "${pick[@]}" --n 1 --reps 1 --warmup 0 "$@" >/dev/null 2>&1
-        if [[ $? == 2 ]]; then
-            printf '%-24s' "$v"; printf ' %-10s' no-row no-row no-row no-row; printf '\n'
-            continue
-        fi
+    if [[ $file != rows ]] && refuses "${pick[@]}" "$@"; then
+        printf '%-24s' "$v"; printf ' %-10s' "${tools[@]/*/no-row}"; printf '\n'
+        continue
     fi
     for t in "${tools[@]}"; do
         "$sanitizer" --tool "$t" --error-exitcode 99 --print-limit 20 ${SANITIZE_FLAGS:-} \
