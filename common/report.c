@@ -55,6 +55,7 @@ void kit_csv_row(FILE *to, const kit_row *r)
             r->n, r->type, r->dist, r->param[0] ? r->param : "-", r->ms.median, r->ms.min, r->ms.max,
             r->gbytes_s, r->gitems_s, r->pct_of_memcpy, r->speedup, kit_status_name(r->status),
             r->ms.runs, r->baseline[0] ? r->baseline : "-");
+    fflush(to); /* a run stopped by a time limit keeps the rows it finished */
 }
 
 void kit_report_open(kit_report *rep, const kit_options *opt, const kit_device *dev)

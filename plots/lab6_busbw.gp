@@ -7,7 +7,7 @@
 call 'plots/style.gp' ARG1 ARG2
 # G from the param column of the nccl rows ("G=2 chunks=4"); the GPUs from line 2
 G = int(system(sprintf("awk -F, '$2 == \"nccl\" {sub(/^G=/, \"\", $6); sub(/ .*/, \"\", $6); print $6; exit}' '%s'", csv)))
-gpus = system(sprintf("sed -n '2s/^# gpus=[0-9]*: //p' '%s' | sed 's/;.*//'", csv))
+gpus = system(sprintf("sed -n 's/^# gpus=[0-9]*: //p' '%s' | sed 's/;.*//' | head -1", csv))
 factor = G > 1 ? 2.0 * (G - 1) / G : 1.0
 rows(v) = sprintf("< awk -F, '$2 == \"%s\" && $14 == \"PASS\"' '%s'", v, csv)
 set title sprintf("lab6: all-reduce of floats on %d GPU(s) (%s)", G, gpus)
