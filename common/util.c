@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <omp.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,6 +188,42 @@ void kit_fill_f64(double *a, size_t n, uint64_t seed, double lo, double hi)
 #pragma omp parallel for schedule(static)
     for (size_t i = 0; i < n; i++)
         a[i] = lo + (hi - lo) * kit_rand_unit(seed, i);
+}
+
+/* ---- CPU references -------------------------------------------------------- */
+
+void kit_radix_pass_u32(const uint32_t *word, const uint32_t *payload, uint32_t *word_to, uint32_t *payload_to,
+                        size_t n, int shift)
+{
+    int threads = omp_get_max_threads();
+    size_t(*first)[256] = kit_host_alloc((size_t)threads * sizeof *first, "a radix pass's digit counts");
+#pragma omp parallel num_threads(threads)
+    {
+        int t = omp_get_thread_num(), team = omp_get_num_threads();
+        size_t begin = n * (size_t)t / (size_t)team, end = n * (size_t)(t + 1) / (size_t)team;
+        size_t *mine = first[t];
+        memset(mine, 0, sizeof first[t]);
+        for (size_t i = begin; i < end; i++)
+            mine[(word[i] >> shift) & 0xff]++;
+#pragma omp barrier
+#pragma omp single
+        {
+            size_t position = 0; /* digit-major, thread-minor: thread t's keys of digit d follow thread t-1's */
+            for (int d = 0; d < 256; d++)
+                for (int u = 0; u < team; u++) {
+                    size_t count = first[u][d];
+                    first[u][d] = position;
+                    position += count;
+                }
+        } /* the implicit barrier: every first position is known */
+        for (size_t i = begin; i < end; i++) {
+            size_t to = mine[(word[i] >> shift) & 0xff]++;
+            word_to[to] = word[i];
+            if (payload)
+                payload_to[to] = payload[i];
+        }
+    }
+    free(first);
 }
 
 /* ---- comparisons -----------------------------------------------------------

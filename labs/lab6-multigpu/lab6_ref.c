@@ -3,7 +3,6 @@
  * and can compute the whole reference itself. */
 #include "lab6.h"
 
-#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,49 +95,21 @@ void lab6_ref_exclusive_scan(const uint32_t *in, size_t n, uint32_t *out)
     }
 }
 
-/* Least-significant-digit radix sort, 8 bits a pass, O(n), in parallel: each thread
- * counts the digits of its contiguous part, the counts become every thread's first
- * position for every digit (digit by digit, thread by thread, so the sort stays
- * stable), and each thread moves its part. Several threads matter most for sorted
- * keys: one thread took 149 s for 2^30 of them (37 s for uniform keys), presumably
- * because every digit's output then lies a power of two apart from the next and
- * the scattered writes collide in the cache. */
+/* Least-significant-digit radix sort, 8 bits a pass, O(n), each pass split over the
+ * OpenMP threads (kit_radix_pass_u32). One thread took 149 s for 2^30 sorted keys
+ * (37 s for uniform keys), presumably because every digit's output then lies a power
+ * of two apart from the next and the scattered writes collide in the cache. */
 void lab6_ref_sort(const uint32_t *keys, size_t n, uint32_t *sorted)
 {
     uint32_t *tmp = kit_host_alloc(n * sizeof *tmp, "the reference sort's buffer");
-    int threads = omp_get_max_threads();
-    size_t(*first)[256] = kit_host_alloc((size_t)threads * sizeof *first, "the reference sort's counts");
     memcpy(sorted, keys, n * sizeof *keys);
     uint32_t *from = sorted, *to = tmp;
     for (int shift = 0; shift < 32; shift += 8) {
-#pragma omp parallel num_threads(threads)
-        {
-            int t = omp_get_thread_num(), team = omp_get_num_threads();
-            size_t begin = n / team * t + (n % team < (size_t)t ? n % team : (size_t)t);
-            size_t end = begin + n / team + ((size_t)t < n % team);
-            size_t *mine = first[t];
-            memset(mine, 0, sizeof first[t]);
-            for (size_t i = begin; i < end; i++)
-                mine[(from[i] >> shift) & 0xff]++;
-#pragma omp barrier
-#pragma omp single
-            {
-                size_t position = 0;
-                for (int d = 0; d < 256; d++)
-                    for (int u = 0; u < team; u++) {
-                        size_t count = first[u][d];
-                        first[u][d] = position;
-                        position += count;
-                    }
-            } /* the implicit barrier: every first position is known */
-            for (size_t i = begin; i < end; i++)
-                to[mine[(from[i] >> shift) & 0xff]++] = from[i];
-        }
+        kit_radix_pass_u32(from, NULL, to, NULL, n, shift);
         uint32_t *swap = from;
         from = to;
         to = swap;
     }
     /* four passes: the result is back in `sorted` */
-    free(first);
     free(tmp);
 }
