@@ -88,11 +88,15 @@ static inline size_t lab3_type_bytes(lab3_type t) { return t == LAB3_I32 ? 4 : 8
 #define LAB3_SELECT_PIPE_NV_I64 (LAB3_TMA_NT * 2 * LAB3_SELECT_PIPE_VECS)
 
 /* Scratch every launcher draws from, allocated once per problem (never inside a
- * timed launch). The single-pass variants reset the part they use at the start of
- * every launch (cudaMemsetAsync, counted in their time: it is part of the method). */
+ * timed launch). The single-pass variants of Steps 3.3-3.6 reset the part they use
+ * at the start of every launch (cudaMemsetAsync, counted in their time: it is part
+ * of the method); the pipelines (Steps 3.7-3.8) tag their statuses with a new
+ * epoch instead (lab3_tile.h) and zero the array only when `epoch` is 0 (a reset
+ * variant ran last, or none yet) or has reached LAB3_EPOCH_MAX. */
 typedef struct {
     void *status;              /* ticket counter + padded tile status array (lab3_tile.h) */
     size_t status_bytes;
+    uint32_t epoch;            /* the last pipeline launch's epoch; 0: zero the array first */
     void *spine;               /* tile totals of the multi-pass scans, every level */
     size_t spine_bytes;
     unsigned long long *stats; /* look-back counters (LAB3_STAT_*) or NULL: NULL on timed runs */
@@ -184,6 +188,9 @@ size_t lab3_device_bytes(size_t n, lab3_type type);
 void lab3_problem_enable_stats(lab3_problem *p, int on);
 /* Read the counters of the last run (LAB3_STAT_COUNT values); 0 on success. */
 int lab3_problem_read_stats(lab3_problem *p, unsigned long long *out);
+/* For the tests: set the workspace's epoch count (lab3_workspace.epoch), e.g. to
+ * LAB3_EPOCH_MAX - 1, so that the next pipeline launches cross the last epoch. */
+void lab3_problem_set_epoch(lab3_problem *p, uint32_t epoch);
 
 /* The case of scan variant v (index into lab3_variants), or of CUB's scan when
  * v == LAB3_CUB. prepare poisons the output, check compares with the reference. */

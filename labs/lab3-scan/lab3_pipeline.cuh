@@ -144,15 +144,15 @@ static __device__ __forceinline__ void prefetch_ahead(const T *in, size_t tiles,
 template <typename T, typename Status, typename Ring>
 static __device__ void load_tiles(const T *in, size_t n, bool in_aligned, Status status, Ring &sm)
 {
-    // TODO(Step 3.7): S = the ring's shape; slot = 0, 1, ...: s = slot % S::STAGES; from slot S::STAGES on, empty[s].wait_parity(use_parity(slot - S::STAGES, S::STAGES)); lane 0 draws the ticket, writes tile_of[s] and, when in_aligned, prefetch_ahead<S>; __shfl_sync shares the ticket; a real tile: fill_stage<S>, past the last: landed[s].arrive() and return (about 21 lines)
+    // TODO(Step 3.7): S = the ring's shape; slot = 0, 1, ...: s = slot % S::STAGES; from slot S::STAGES on, empty[s].wait_parity(use_parity(slot - S::STAGES, S::STAGES)); lane 0 draws the ticket (draw_ticket_rewinding: the launch's last draw sets the counter back to 0), writes tile_of[s] and, when in_aligned, prefetch_ahead<S>; __shfl_sync shares the ticket; a real tile: fill_stage<S>, past the last: landed[s].arrive() and return (about 21 lines)
     (void)in, (void)n, (void)in_aligned, (void)status, (void)sm;
 }
 
 /* The look-back (one warp): for each stage in turn, once A is published, find the
  * tile's exclusive prefix (Step 3.5's lab3_lookback_window, which also counts
  * --stats), publish P and leave the prefix beside the stage. */
-template <typename V, lab3_order ORDER, typename Ring>
-static __device__ void look_back_tiles(size_t tiles, lab3_tile_status<V, ORDER> status, unsigned long long *stats,
+template <typename V, lab3_order ORDER, bool EPOCHS, typename Ring>
+static __device__ void look_back_tiles(size_t tiles, lab3_tile_status<V, ORDER, EPOCHS> status, unsigned long long *stats,
                                        Ring &sm)
 {
     // TODO(Step 3.7): slot = 0, 1, ...: s = slot % STAGES of the ring (Ring::shape::STAGES); summed[s].wait_parity(use_parity(slot, that STAGES)); t = tile_of[s]; a real tile: before = 0 for tile 0, else lab3_lookback_window, __syncwarp() when ORDER is LAB3_ORDERED, and lane 0 set_inclusive(t, before + aggregate[s]); lane 0: tile_prefix[s] = before; all: ready[s].arrive(); past the last tile: return after arriving (about 22 lines)

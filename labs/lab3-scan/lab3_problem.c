@@ -112,6 +112,8 @@ void lab3_problem_enable_stats(lab3_problem *p, int on)
     p->ws.stats = on ? p->d_stats : NULL;
 }
 
+void lab3_problem_set_epoch(lab3_problem *p, uint32_t epoch) { p->ws.epoch = epoch; }
+
 int lab3_problem_read_stats(lab3_problem *p, unsigned long long *out)
 {
     if (!p->d_stats)

@@ -111,6 +111,20 @@ static inline LAB3_HD uint64_t lab3_value64(lab3_pair p)
     return (uint64_t)lab3_value32(p.hi) << 32 | lab3_value32(p.lo);
 }
 
+/* Epochs (Steps 3.7-3.8): the pipelines do not zero the array before a launch.
+ * Each launch tags every flag it writes with its own epoch, 1 .. LAB3_EPOCH_MAX
+ * (counted per workspace, lab3.h), in the 32-bit flag field beside the value:
+ * epoch << 2 | flag. A reader untags with its launch's epoch, and a word of any
+ * other launch reads as X: stale prefixes are never added. The variants that zero
+ * the array before each launch use epoch 0, so for them a tag is the plain flag.
+ * A zeroed word is X in every epoch. */
+#define LAB3_EPOCH_MAX ((1u << 30) - 1)
+static inline LAB3_HD uint32_t lab3_tag(uint32_t epoch, uint32_t flag) { return epoch << 2 | flag; }
+static inline LAB3_HD uint32_t lab3_untag(uint32_t epoch, uint32_t tagged)
+{
+    return tagged >> 2 == epoch ? tagged & 3u : LAB3_STATUS_X;
+}
+
 /* ---- compaction --------------------------------------------------------------- */
 
 /* Keep an item when a hash of its bits falls below keep_pct percent: the same on

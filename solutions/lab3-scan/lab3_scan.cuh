@@ -252,34 +252,74 @@ static __device__ __forceinline__ void lab3_backoff()
 }
 
 /* The status array of one single-pass launch, for status values of type V
- * (the scans: the element type; select-if: 32-bit counts). Passed by value. */
-template <typename V, lab3_order ORDER = LAB3_RELAXED>
+ * (the scans: the element type; select-if: 32-bit counts). Passed by value.
+ * EPOCHS: the statuses of a pipeline (Steps 3.7-3.8), tagged with the launch's
+ * epoch (begin_epoch) instead of zeroed before it (reset, Steps 3.3-3.6); without
+ * them the tags are compiled out, and cost those kernels nothing. */
+template <typename V, lab3_order ORDER = LAB3_RELAXED, bool EPOCHS = false>
 struct lab3_tile_status {
     static_assert(sizeof(V) == 4 || (sizeof(V) == 8 && ORDER == LAB3_RELAXED),
                   "64-bit statuses are two words: relaxed only (lab3_tile.h)");
     /* 8 bytes (flag + 32-bit value in one word) or 16 (two words, flag in both). */
     static constexpr size_t ENTRY_BYTES = sizeof(V) == 4 ? 8 : 16;
 
-    void *words; /* ws->status */
+    void *words;    /* ws->status */
+    uint32_t epoch = 0; /* the launch's epoch (lab3_tile.h); EPOCHS only */
 
-    /* Host, before every launch: zero the ticket and the first `tiles` entries of
-     * THIS entry size (and the statistics when they are on). Without it the second
-     * run would find the first run's P flags and add stale prefixes. */
+    /* Host, before every launch of Steps 3.3-3.6: zero the ticket and the first
+     * `tiles` entries of THIS entry size (and the statistics when they are on).
+     * Without it the second run would find the first run's P flags and add stale
+     * prefixes. These launches leave the ticket where their draws left it, so the
+     * next pipeline launch must zero the array first (ws->epoch = 0). */
     static int reset(lab3_workspace *ws, size_t tiles, cudaStream_t stream)
     {
         size_t bytes = LAB3_TICKET_BYTES + (LAB3_LOOKBACK_PAD + tiles) * ENTRY_BYTES;
         if (bytes > ws->status_bytes)
             return KIT_CHECK(cudaErrorInvalidValue); /* workspace sized for fewer tiles */
+        ws->epoch = 0;
         if (int err = KIT_CHECK(cudaMemsetAsync(ws->status, 0, bytes, stream)))
             return err;
-        if (ws->stats)
-            return KIT_CHECK(cudaMemsetAsync(ws->stats, 0, LAB3_STAT_COUNT * sizeof(unsigned long long), stream));
-        return 0;
+        return zero_stats(ws, stream);
+    }
+
+    /* Host, before every launch of a pipeline (Steps 3.7-3.8), instead of reset:
+     * the statuses of a new epoch, with no memset. Every word an earlier launch
+     * wrote carries another epoch and reads as X, and the ticket is back at 0, as
+     * the previous pipeline launch's last draw left it (draw_ticket_rewinding).
+     * Only when ws->epoch is 0 (no pipeline launch since the last reset, which
+     * left the ticket as its draws did) or has used up the epochs is the whole
+     * array zeroed, and the count starts again at 1. The statistics are zeroed
+     * when they are on. */
+    static int begin_epoch(lab3_workspace *ws, size_t tiles, cudaStream_t stream, lab3_tile_status *status)
+    {
+        static_assert(EPOCHS, "statuses without epochs are reset before every launch");
+        if (LAB3_TICKET_BYTES + (LAB3_LOOKBACK_PAD + tiles) * ENTRY_BYTES > ws->status_bytes)
+            return KIT_CHECK(cudaErrorInvalidValue); /* workspace sized for fewer tiles */
+        if (ws->epoch == 0 || ws->epoch == LAB3_EPOCH_MAX) {
+            if (int err = KIT_CHECK(cudaMemsetAsync(ws->status, 0, ws->status_bytes, stream)))
+                return err;
+            ws->epoch = 0;
+        }
+        ws->epoch++;
+        *status = lab3_tile_status{ ws->status, ws->epoch };
+        return zero_stats(ws, stream);
     }
 
     /* One thread draws the next tile id from the ticket counter; sharing it with the
      * block is the caller's business (Step 3.7: its loader warp). */
     __device__ unsigned int draw_ticket() const { return atomicAdd((unsigned int *)words, 1u); }
+
+    /* The pipelines' draw: in their launches each of the gridDim.x blocks draws
+     * until it gets an id past the last tile, tiles + gridDim.x draws in all. The
+     * last of them (it draws tiles + gridDim.x - 1) sets the counter back to 0 for
+     * the next launch: no other draw of this launch comes after it. */
+    __device__ unsigned int draw_ticket_rewinding(size_t tiles) const
+    {
+        unsigned int t = draw_ticket();
+        if (t == tiles + gridDim.x - 1)
+            atomicExch((unsigned int *)words, 0u);
+        return t;
+    }
 
     /* Every thread of the block calls it: thread 0 draws the next tile id and shares
      * it through shared memory (one barrier). */
@@ -302,13 +342,13 @@ struct lab3_tile_status {
         if constexpr (sizeof(V) == 4) {
             unsigned long long w = ORDER == LAB3_ORDERED ? lab3_ld_acquire(entry(tile)) : lab3_ld_relaxed(entry(tile));
             value = lab3_value32(w);
-            return lab3_flag32(w);
+            return untag(lab3_flag32(w));
         } else {
             unsigned long long lo, hi;
             lab3_ld_relaxed_pair(entry(tile), lo, hi);
             lab3_pair p = { lo, hi };
             value = lab3_value64(p);
-            return lab3_flag64(p);
+            return untag(lab3_flag64(p));
         }
     }
 
@@ -330,11 +370,18 @@ struct lab3_tile_status {
     __device__ void wait_inclusive(long long tile) const
     {
         static_assert(ORDER == LAB3_P_RELEASED, "only P is released");
-        while (lab3_flag32(lab3_ld_acquire(entry(tile))) != LAB3_STATUS_P)
+        while (untag(lab3_flag32(lab3_ld_acquire(entry(tile)))) != LAB3_STATUS_P)
             lab3_backoff();
     }
 
   private:
+    static int zero_stats(lab3_workspace *ws, cudaStream_t stream)
+    {
+        return ws->stats ? KIT_CHECK(cudaMemsetAsync(ws->stats, 0, LAB3_STAT_COUNT * sizeof(unsigned long long), stream))
+                         : 0;
+    }
+    __host__ __device__ uint32_t tag(uint32_t flag) const { return EPOCHS ? lab3_tag(epoch, flag) : flag; }
+    __host__ __device__ uint32_t untag(uint32_t tagged) const { return EPOCHS ? lab3_untag(epoch, tagged) : tagged; }
     __device__ char *entry(long long tile) const
     {
         return (char *)words + LAB3_TICKET_BYTES + (size_t)(tile + LAB3_LOOKBACK_PAD) * ENTRY_BYTES;
@@ -343,13 +390,13 @@ struct lab3_tile_status {
     __device__ void publish(long long tile, uint32_t flag, V value) const
     {
         if constexpr (sizeof(V) == 4) {
-            unsigned long long w = lab3_pack32(flag, value);
+            unsigned long long w = lab3_pack32(tag(flag), value);
             if (ORDER == LAB3_ORDERED || (ORDER == LAB3_P_RELEASED && flag == LAB3_STATUS_P))
                 lab3_st_release(entry(tile), w);
             else
                 lab3_st_relaxed(entry(tile), w);
         } else {
-            lab3_pair p = lab3_pack64(flag, value);
+            lab3_pair p = lab3_pack64(tag(flag), value);
             lab3_st_relaxed_pair(entry(tile), p.lo, p.hi);
         }
     }
@@ -382,8 +429,8 @@ static __device__ __forceinline__ void lab3_stats_record(unsigned long long *sta
  * records once at the end, with depth = 32 for every window that had no P plus the
  * lanes up to and including the nearest P in the last window, and waits = the polls
  * of the whole window that found an X in some lane (one per poll, not per lane). */
-template <typename V, lab3_order ORDER>
-static __device__ __forceinline__ V lab3_lookback_window(lab3_tile_status<V, ORDER> status, long long t,
+template <typename V, lab3_order ORDER, bool EPOCHS>
+static __device__ __forceinline__ V lab3_lookback_window(lab3_tile_status<V, ORDER, EPOCHS> status, long long t,
                                                         unsigned long long *stats)
 {
     // BEGIN SOLUTION (Step 3.5): poll the window until no lane sees X (__any_sync; lab3_backoff between polls); ballot the P lanes; sum lanes up to the nearest P (lab3_warp_sum); slide back if none; lane 0 records the stats once
@@ -428,8 +475,8 @@ static __device__ __forceinline__ V lab3_lookback_window(lab3_tile_status<V, ORD
  * before lane 0's release of P (so P passes on all the look-back saw). The other
  * warps of the block learn the prefix, and with LAB3_ORDERED what the look-back
  * acquired, only through shared memory and a __syncthreads() after this call. */
-template <typename V, lab3_order ORDER>
-static __device__ __forceinline__ V lab3_tile_lookback(lab3_tile_status<V, ORDER> status, long long t, V aggregate,
+template <typename V, lab3_order ORDER, bool EPOCHS>
+static __device__ __forceinline__ V lab3_tile_lookback(lab3_tile_status<V, ORDER, EPOCHS> status, long long t, V aggregate,
                                                       unsigned long long *stats)
 {
     // BEGIN SOLUTION (Step 3.5): tile 0: lane 0 publishes P, return 0; else lane 0 publishes A, the warp looks back, (ordered: __syncwarp), lane 0 publishes P

@@ -61,14 +61,18 @@
  * a writer (a ticket is drawn only when its copy can start, Step 3.7).
  *
  * The tile: Step 3.7's NT threads, but LAB3_SELECT_PIPE_VECS = 5 vectors each
- * (20 KB, lab3.h), in a ring of 3 stages: 60 KB of tiles (61.7 KB with what
- * lies beside them), as Step 3.7's 5 x 12 KB, so again 3 blocks per SM. Against
- * 12 KB x 5 it gained 6-10 points of CUB's speed for int64 and 0-8 for int32
- * (both GPUs, the tune files).
- * Measured with the loader's L2 prefetch (lab3_pipeline.cuh; plots/data/
- * goals_prefetch_h100.csv, goals_prefetch_h200.csv, two rounds, x CUB at 2^24 /
- * 2^28): int32 1.16 / 1.30 on an H100, 1.15-1.16 / 1.32 on an H200; int64
- * 1.02-1.03 / 1.06 and 0.98-0.99 / 0.995-0.997. Before the prefetch (goals_h100.csv,
+ * (20 KB, lab3.h), in a ring of 3 stages for int32: 60 KB of tiles (61.7 KB with
+ * what lies beside them), as Step 3.7's 5 x 12 KB, so again 3 blocks per SM; 4
+ * stages for int64 where they fit (below). Against 12 KB x 5 the 20 KB tile gained
+ * 6-10 points of CUB's speed for int64 and 0-8 for int32 (both GPUs, 3 stages,
+ * the tune files).
+ * Measured as shipped (epochs, int64 in 4 stages; plots/data/lab3_epochs_h100.csv,
+ * lab3_epochs.csv, two rounds, x CUB at 2^24 / 2^28): int32 1.19 / 1.30 on an
+ * H100, 1.21 / 1.32 on an H200; int64 1.05-1.07 / 1.08 and 1.00-1.02 / 1.01. With
+ * the loader's L2 prefetch but a memset before every launch and 3 stages for
+ * both types (goals_prefetch_h100.csv, goals_prefetch_h200.csv): int32 1.16 / 1.30
+ * and 1.15-1.16 / 1.32; int64 1.02-1.03 / 1.06 and 0.98-0.99 / 0.995-0.997.
+ * Before the prefetch (goals_h100.csv,
  * goals_h200.csv): int32 1.14-1.15 / 1.24 and 1.20 / 1.29, int64 0.96 / 0.98 and
  * 0.92-0.94 / 0.95. What limited int64 then (ncu on the H100, before the prefetch,
  * plots/data/lab3_ncu_select_pipe64_h100.txt), which the prefetch answers by
@@ -77,19 +81,38 @@
  * land in 27% of the sampled warp time and the loader for an empty stage in 5%:
  * a tile holds its stage from its load to its last store, so the 3 stages of a
  * block are rarely all loading. A fourth stage of 20 KB left room for only 2
- * blocks per SM (0.93 / 0.95 on the H200), and with no ordering at all (the
- * diagnostic) int64 reached 0.97-0.99. */
+ * blocks per SM and did not pay then (0.93 / 0.95 on the H200); with no ordering
+ * at all (the diagnostic) int64 reached 0.97-0.99. With the prefetch and the
+ * epochs it pays for int64 (above). */
 #include "lab3_pipeline.cuh"
 
-#ifndef LAB3_SELECT_PIPE_STAGES
-#define LAB3_SELECT_PIPE_STAGES 3
+/* Stages of the ring, per type. int32: 3 of 20 KB (61.7 KB with what lies beside
+ * them, 3 blocks per SM on sm_90). int64: 4 (about 82 KB, 2 blocks per SM) where a
+ * block may have that much shared memory (sm_80 and later), else 3 (sm_75 allows
+ * 64 KB). Measured with the L2 prefetch and the epochs (plots/data/
+ * lab3_epochs_builds_h100.csv and _h200.csv, run 2; x CUB at 2^24 / 2^28): the fourth stage takes int64 from 1.03 / 1.06
+ * to 1.07 / 1.08 on an H100 and from 1.00 / 1.00 to 1.01-1.02 / 1.02 on an H200,
+ * and costs int32 0-1 points on the H100 and 2-7 on the H200. __CUDA_ARCH_LIST__
+ * names the architecture this file is compiled for in the host pass too, so the
+ * launcher's sizeof(select_ring<T>) and the kernel's ring agree (the Makefile
+ * compiles for one ARCH at a time). -D overrides are for tuning experiments only. */
+#ifndef LAB3_SELECT_PIPE_STAGES_I32
+#define LAB3_SELECT_PIPE_STAGES_I32 3
 #endif
-enum { SELECT_STAGES = LAB3_SELECT_PIPE_STAGES };
+#ifndef LAB3_SELECT_PIPE_STAGES_I64
+#if defined(__CUDA_ARCH_LIST__) && __CUDA_ARCH_LIST__ >= 800
+#define LAB3_SELECT_PIPE_STAGES_I64 4
+#else
+#define LAB3_SELECT_PIPE_STAGES_I64 3
+#endif
+#endif
 template <typename T>
-using select_shape = pipeline_shape<T, LAB3_SELECT_PIPE_VECS, SELECT_STAGES>;
+using select_shape = pipeline_shape<T, LAB3_SELECT_PIPE_VECS,
+                                    sizeof(T) == 8 ? LAB3_SELECT_PIPE_STAGES_I64 : LAB3_SELECT_PIPE_STAGES_I32>;
 
-/* Step 3.8's statuses: counts; A relaxed, P released (the header). */
-typedef lab3_tile_status<uint32_t, LAB3_P_RELEASED> count_status;
+/* Step 3.8's statuses: counts; A relaxed, P released (the header); epochs, as
+ * Step 3.7's. */
+typedef lab3_tile_status<uint32_t, LAB3_P_RELEASED, true> count_status;
 
 /* The block: NT flagger threads (warps 0 .. FLAG_WARPS - 1, thread ranks =
  * threadIdx.x, as read_values expects), then the loader, the look-back and the
@@ -109,16 +132,17 @@ static_assert(FLAG_WARPS % WRITER_WARPS == 0, "each writer copies the same numbe
 template <typename T>
 struct select_ring {
     typedef select_shape<T> shape;
-    T stage[SELECT_STAGES][shape::NV];             /* first, so 16-byte aligned (bulk copies need it) */
-    stage_barrier landed[SELECT_STAGES];           /* loader -> flaggers: the tile is in the stage */
-    stage_barrier summed[SELECT_STAGES];           /* flaggers -> look-back: the count is published */
-    stage_barrier ready[SELECT_STAGES];            /* look-back -> writers: the tile's prefix is known */
-    stage_barrier empty[SELECT_STAGES];            /* writers -> loader: the tile is stored, refill */
-    unsigned int tile_of[SELECT_STAGES];           /* the tile's id; past the last tile: stop */
-    uint32_t aggregate[SELECT_STAGES];             /* kept items of the tile (the last flagger) */
-    uint32_t warp_kept[SELECT_STAGES][FLAG_WARPS]; /* kept items of each flagger warp's part */
-    uint32_t tile_prefix[SELECT_STAGES];           /* kept items of all tiles before it (look-back) */
-    unsigned long long tally[SELECT_STAGES];       /* flagger warps done (high 32 bits), their kept items (low) */
+    static constexpr int STAGES = shape::STAGES;
+    T stage[STAGES][shape::NV];             /* first, so 16-byte aligned (bulk copies need it) */
+    stage_barrier landed[STAGES];           /* loader -> flaggers: the tile is in the stage */
+    stage_barrier summed[STAGES];           /* flaggers -> look-back: the count is published */
+    stage_barrier ready[STAGES];            /* look-back -> writers: the tile's prefix is known */
+    stage_barrier empty[STAGES];            /* writers -> loader: the tile is stored, refill */
+    unsigned int tile_of[STAGES];           /* the tile's id; past the last tile: stop */
+    uint32_t aggregate[STAGES];             /* kept items of the tile (the last flagger) */
+    uint32_t warp_kept[STAGES][FLAG_WARPS]; /* kept items of each flagger warp's part */
+    uint32_t tile_prefix[STAGES];           /* kept items of all tiles before it (look-back) */
+    unsigned long long tally[STAGES];       /* flagger warps done (high 32 bits), their kept items (low) */
 };
 
 /* The flaggers (NT threads, each warp on its own): for each stage in turn, once the
@@ -128,13 +152,13 @@ struct select_ring {
 template <typename T>
 static __device__ void flag_tiles(size_t n, uint32_t keep_pct, count_status status, select_ring<T> &sm)
 {
-    // BEGIN SOLUTION (Step 3.8): slot = 0, 1, ...: landed[s].wait_parity(use_parity(slot, SELECT_STAGES)); t = tile_of[s]; a real tile: read_values, keep mask and count (index < count && lab3_keep((uint64_t)v, keep_pct)), warp scan of the counts, __syncwarp, kept values to part[rank ..], fence_before_bulk_copies; lane 0: warp_kept[s][warp], atomicAdd(&tally[s], (1ull << 32) + warp count); the last warp: tally[s] = 0, aggregate[s], set_inclusive (t == 0) or set_aggregate; all: summed[s].arrive(); past the last tile: return after arriving
+    // BEGIN SOLUTION (Step 3.8): slot = 0, 1, ...: landed[s].wait_parity(use_parity(slot, S::STAGES)); t = tile_of[s]; a real tile: read_values, keep mask and count (index < count && lab3_keep((uint64_t)v, keep_pct)), warp scan of the counts, __syncwarp, kept values to part[rank ..], fence_before_bulk_copies; lane 0: warp_kept[s][warp], atomicAdd(&tally[s], (1ull << 32) + warp count); the last warp: tally[s] = 0, aggregate[s], set_inclusive (t == 0) or set_aggregate; all: summed[s].arrive(); past the last tile: return after arriving
     typedef select_shape<T> S;
     const size_t tiles = lab3_tile_count(n, S::NV);
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     for (unsigned int slot = 0;; slot++) {
-        const int s = slot % SELECT_STAGES;
-        sm.landed[s].wait_parity(use_parity(slot, SELECT_STAGES));
+        const int s = slot % S::STAGES;
+        sm.landed[s].wait_parity(use_parity(slot, S::STAGES));
         const unsigned int t = sm.tile_of[s];
         if (t < tiles) {
             const size_t count = lab3_tile_items(n, S::NV, t);
@@ -210,13 +234,13 @@ template <typename T>
 static __device__ void write_tiles(T *out, size_t n, unsigned long long *d_count, count_status status,
                                    select_ring<T> &sm)
 {
-    // BEGIN SOLUTION (Step 3.8): slot = 0, 1, ...: ready[s].wait_parity(use_parity(slot, SELECT_STAGES)); t = tile_of[s], return when past the last tile; wait_overwritten_tiles(status, t, tile_prefix[s], aggregate[s]); first = tile_prefix[s]; for each flagger part w: this writer's parts (w / (FLAG_WARPS / WRITER_WARPS) == writer) copy warp_kept[s][w] values from part w to out[first ..] (j = lane, lane + 32, ...); first += warp_kept[s][w]; last tile: writer 0's lane 0 stores first in *d_count; fence_before_bulk_copies; empty[s].arrive()
+    // BEGIN SOLUTION (Step 3.8): slot = 0, 1, ...: ready[s].wait_parity(use_parity(slot, S::STAGES)); t = tile_of[s], return when past the last tile; wait_overwritten_tiles(status, t, tile_prefix[s], aggregate[s]); first = tile_prefix[s]; for each flagger part w: this writer's parts (w / (FLAG_WARPS / WRITER_WARPS) == writer) copy warp_kept[s][w] values from part w to out[first ..] (j = lane, lane + 32, ...); first += warp_kept[s][w]; last tile: writer 0's lane 0 stores first in *d_count; fence_before_bulk_copies; empty[s].arrive()
     typedef select_shape<T> S;
     const size_t tiles = lab3_tile_count(n, S::NV);
     const int writer = threadIdx.x / 32 - FIRST_WRITER_WARP, lane = threadIdx.x % 32;
     for (unsigned int slot = 0;; slot++) {
-        const int s = slot % SELECT_STAGES;
-        sm.ready[s].wait_parity(use_parity(slot, SELECT_STAGES));
+        const int s = slot % S::STAGES;
+        sm.ready[s].wait_parity(use_parity(slot, S::STAGES));
         const unsigned int t = sm.tile_of[s];
         if (t >= tiles)
             return;
@@ -252,7 +276,7 @@ __global__ void __launch_bounds__(THREADS, LAB3_TMA_BLOCKS_PER_SM)
     extern __shared__ __align__(128) unsigned char smem_bytes[];
     select_ring<T> &sm = *reinterpret_cast<select_ring<T> *>(smem_bytes);
     if (threadIdx.x == 0) {
-        for (int s = 0; s < SELECT_STAGES; s++) {
+        for (int s = 0; s < select_ring<T>::STAGES; s++) {
             init(&sm.landed[s], 32);
             init(&sm.summed[s], NT);
             init(&sm.ready[s], 32);
@@ -279,9 +303,10 @@ __global__ void __launch_bounds__(THREADS, LAB3_TMA_BLOCKS_PER_SM)
 template <typename T>
 static int select_pipeline(const lab3_select_io *io, cudaStream_t stream)
 {
-    // BEGIN SOLUTION (Step 3.8): reset the count statuses for this step's tiles (select_shape); once per type: lab3_pipeline_resident_blocks(select_pipeline_kernel<T>, THREADS, sizeof(select_ring<T>), &resident); grid = min(tiles, resident) of THREADS threads; in_aligned = in is 16-byte aligned (the stores go item by item)
+    // BEGIN SOLUTION (Step 3.8): count statuses of a new epoch for this step's tiles (select_shape; count_status::begin_epoch); once per type: lab3_pipeline_resident_blocks(select_pipeline_kernel<T>, THREADS, sizeof(select_ring<T>), &resident); grid = min(tiles, resident) of THREADS threads; in_aligned = in is 16-byte aligned (the stores go item by item)
     const size_t tiles = lab3_tile_count(io->n, select_shape<T>::NV);
-    if (int err = count_status::reset(io->ws, tiles, stream))
+    count_status status;
+    if (int err = count_status::begin_epoch(io->ws, tiles, stream, &status))
         return err;
     const size_t smem = sizeof(select_ring<T>);
     static int resident; /* once per type: blocks of select_pipeline_kernel<T> the GPU holds at once */
@@ -291,7 +316,7 @@ static int select_pipeline(const lab3_select_io *io, cudaStream_t stream)
     const unsigned int grid = (unsigned int)(tiles < (size_t)resident ? tiles : (size_t)resident);
     const bool in_aligned = (uintptr_t)io->in % 16 == 0;
     select_pipeline_kernel<T><<<grid, THREADS, smem, stream>>>((const T *)io->in, (T *)io->out, io->n, io->keep_pct,
-                                                                in_aligned, count_status{ io->ws->status },
+                                                                in_aligned, status,
                                                                 io->d_count);
     return KIT_LAUNCH_CHECK();
     // STUB: (void)io, (void)stream;

@@ -11,8 +11,10 @@
  *
  *   1. Persistent blocks. The grid is as many blocks as fit on the GPU at once
  *      (kit_resident_blocks); each block loops over tiles until the ticket runs
- *      past the last one. The ticket, the status entries and their per-launch
- *      reset are those of Steps 3.3-3.5 (lab3_tile_status). Launching a block and
+ *      past the last one. The ticket and the status entries are those of Steps
+ *      3.3-3.5 (lab3_tile_status), but not their memset before every launch: the
+ *      statuses carry the launch's epoch and the last draw rewinds the ticket
+ *      (begin_epoch, draw_ticket_rewinding; lab3_tile.h). Launching a block and
  *      setting it up are paid once per block, not once per tile.
  *
  *   2. A ring of STAGES tiles in shared memory, filled by bulk copies. One call
@@ -144,10 +146,11 @@
  *   - the loader's L2 prefetch half a round of tickets ahead (prefetch_ahead in
  *     lab3_pipeline.cuh, LAB3_PREFETCH_QUARTERS = 2): in L2, more bytes are in
  *     flight than the stages hold (plots/data/lab3_prefetch_tune_*.csv).
- * Measured (plots/data/goals_prefetch_h100.csv, goals_prefetch_h200.csv;
- * exclusive, 2^24 / 2^28, the slower of two rounds): int32 0.93 / 0.99 of memcpy
- * on an H100, 0.80 / 0.89 on an H200; int64 0.97 / 0.99 and 0.86 / 0.90. Before
- * the prefetch (goals_h100.csv, goals_h200.csv): int32 0.87 / 0.93 and 0.75 /
+ * Measured (plots/data/lab3_epochs_h100.csv, lab3_epochs.csv; exclusive, 2^24 /
+ * 2^28, the slower of two rounds): int32 0.95 / 1.00 of memcpy on an H100, 0.83 /
+ * 0.89 on an H200; int64 0.99 / 1.00 and 0.88 / 0.91. With the memset before every
+ * launch (goals_prefetch_h100.csv, goals_prefetch_h200.csv): int32 0.93 / 0.99
+ * and 0.80 / 0.89, int64 0.97 / 0.99 and 0.86 / 0.90. Before the prefetch (goals_h100.csv, goals_h200.csv): int32 0.87 / 0.93 and 0.75 /
  * 0.85, int64 0.92 / 0.96 and 0.85 / 0.90. Against CUB's scan in the same goal
  * runs: 1.10x to 1.23x (1.05x to 1.15x before the prefetch; lecture 3).
  * What can still limit it: the look-back, one L2 round trip per window of 32
@@ -155,6 +158,10 @@
  * and, at small n, the start and the end of the run (at 2^24 int32 a block has
  * about 14 tiles). */
 #include "lab3_pipeline.cuh"
+
+/* The scan's statuses: the sums, relaxed, tagged with the launch's epoch (no
+ * memset before a launch: lab3_tile.h). */
+template <typename T> using scan_status = lab3_tile_status<T, LAB3_RELAXED, true>;
 
 /* The block: NT consumer threads (warps 0 .. CONSUMER_WARPS - 1, so that thread
  * ranks within the consumers are threadIdx.x), then one warp per other station. */
@@ -216,7 +223,7 @@ static __device__ __forceinline__ void write_values(T *stage, const T (&v)[VT])
  * conflict-free), publish A at once (P for tile 0: nothing comes before it), and
  * leave the sum and the prefix of each consumer warp's part beside the stage. */
 template <typename T>
-static __device__ void aggregate_tiles(size_t tiles, lab3_tile_status<T> status, pipeline_smem<T> &sm)
+static __device__ void aggregate_tiles(size_t tiles, scan_status<T> status, pipeline_smem<T> &sm)
 {
     // BEGIN SOLUTION (Step 3.7): slot = 0, 1, ...: landed[s].wait_parity(use_parity(slot)); t = tile_of[s]; a real tile: each lane sums its vectors of every consumer warp's part, lab3_warp_sum per part, running prefix into warp_prefix[s][w]; lane 0: set_inclusive (t == 0) or set_aggregate, aggregate[s]; fence_before_bulk_copies; all: summed[s].arrive(); past the last tile: return after arriving
     const int lane = threadIdx.x % 32;
@@ -309,7 +316,7 @@ static __device__ void scan_tiles(T *out, size_t n, int exclusive, bool out_alig
 template <typename T>
 __global__ void __launch_bounds__(THREADS, LAB3_TMA_BLOCKS_PER_SM)
     pipeline_scan(const T *in, T *out, size_t n, int exclusive, bool in_aligned, bool out_aligned,
-                  lab3_tile_status<T> status, unsigned long long *stats)
+                  scan_status<T> status, unsigned long long *stats)
 {
     // BEGIN SOLUTION (Step 3.7): thread 0 inits landed, summed, ready (32 arrivals each) and empty (NT) of every stage, fence_before_bulk_copies; __syncthreads(); then by warp: consumers scan_tiles, LOADER_WARP load_tiles, AGGREGATOR_WARP aggregate_tiles, LOOKBACK_WARP look_back_tiles
     extern __shared__ __align__(128) unsigned char smem_bytes[];
@@ -342,10 +349,11 @@ __global__ void __launch_bounds__(THREADS, LAB3_TMA_BLOCKS_PER_SM)
 template <typename T>
 static int tma_pipeline(const lab3_scan_io *io, cudaStream_t stream)
 {
-    // BEGIN SOLUTION (Step 3.7): reset the status; once per type (a function-local static): lab3_pipeline_resident_blocks(pipeline_scan<T>, THREADS, sizeof(pipeline_smem<T>), &resident); grid = min(tiles, resident blocks) of THREADS threads; in_aligned and out_aligned apart
+    // BEGIN SOLUTION (Step 3.7): the status of a new epoch (scan_status<T>::begin_epoch: no memset); once per type (a function-local static): lab3_pipeline_resident_blocks(pipeline_scan<T>, THREADS, sizeof(pipeline_smem<T>), &resident); grid = min(tiles, resident blocks) of THREADS threads; in_aligned and out_aligned apart
     typedef pipeline_shape<T> S;
     const size_t tiles = lab3_tile_count(io->n, S::NV);
-    if (int err = lab3_tile_status<T>::reset(io->ws, tiles, stream))
+    scan_status<T> status;
+    if (int err = scan_status<T>::begin_epoch(io->ws, tiles, stream, &status))
         return err;
     const size_t smem = sizeof(pipeline_smem<T>);
     static int resident; /* once per type: blocks of pipeline_scan<T> the GPU holds at once */
@@ -356,7 +364,7 @@ static int tma_pipeline(const lab3_scan_io *io, cudaStream_t stream)
     const unsigned int grid = (unsigned int)(tiles < (size_t)resident ? tiles : (size_t)resident);
     const bool in_aligned = (uintptr_t)io->in % 16 == 0, out_aligned = (uintptr_t)io->out % 16 == 0;
     pipeline_scan<T><<<grid, THREADS, smem, stream>>>((const T *)io->in, (T *)io->out, io->n, io->exclusive,
-                                                       in_aligned, out_aligned, lab3_tile_status<T>{ io->ws->status },
+                                                       in_aligned, out_aligned, status,
                                                        io->ws->stats);
     return KIT_LAUNCH_CHECK();
     // STUB: (void)io, (void)stream;

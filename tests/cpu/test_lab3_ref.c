@@ -200,3 +200,32 @@ Test(lab3_status, pack64_round_trips_and_detects_torn_reads)
     lab3_pair zero = { 0, 0 };
     cr_assert(eq(u32, lab3_flag64(zero), LAB3_STATUS_X), "a zeroed pair reads as X");
 }
+
+/* Epochs: a flag reads back in its own epoch only; in any other, and from a zeroed
+ * word in every epoch, it is X. Epoch 0 (the variants that reset) tags nothing. */
+Test(lab3_status, tags_read_back_in_their_epoch_only)
+{
+    const uint32_t epochs[] = { 0, 1, 2, 3, 4, 12345, LAB3_EPOCH_MAX - 1, LAB3_EPOCH_MAX };
+    const uint32_t flags[] = { LAB3_STATUS_X, LAB3_STATUS_A, LAB3_STATUS_P };
+    const size_t count = sizeof epochs / sizeof epochs[0];
+    for (size_t e = 0; e < count; e++) {
+        for (int f = 0; f < 3; f++) {
+            uint64_t w = lab3_pack32(lab3_tag(epochs[e], flags[f]), 0xfffffffeu);
+            cr_assert(eq(u32, lab3_untag(epochs[e], lab3_flag32(w)), flags[f]));
+            cr_assert(eq(u32, lab3_value32(w), 0xfffffffeu));
+            for (size_t o = 0; o < count; o++)
+                if (o != e)
+                    cr_assert(eq(u32, lab3_untag(epochs[o], lab3_flag32(w)), LAB3_STATUS_X),
+                              "flag %u of epoch %u read in epoch %u", flags[f], epochs[e], epochs[o]);
+            lab3_pair p = lab3_pack64(lab3_tag(epochs[e], flags[f]), 0x8000000100000002ull);
+            cr_assert(eq(u32, lab3_untag(epochs[e], lab3_flag64(p)), flags[f]));
+            cr_assert(eq(u64, lab3_value64(p), 0x8000000100000002ull));
+        }
+        cr_assert(eq(u32, lab3_untag(epochs[e], lab3_flag32(0)), LAB3_STATUS_X), "a zeroed word reads as X");
+        cr_assert(eq(u32, lab3_tag(0, LAB3_STATUS_P), LAB3_STATUS_P), "epoch 0 tags nothing");
+    }
+    /* a pair with halves of two epochs is torn: X in both */
+    lab3_pair mixed = { lab3_pack32(lab3_tag(7, LAB3_STATUS_P), 1), lab3_pack32(lab3_tag(8, LAB3_STATUS_P), 0) };
+    cr_assert(eq(u32, lab3_untag(7, lab3_flag64(mixed)), LAB3_STATUS_X));
+    cr_assert(eq(u32, lab3_untag(8, lab3_flag64(mixed)), LAB3_STATUS_X));
+}

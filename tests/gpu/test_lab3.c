@@ -5,7 +5,7 @@
  * lookback-tuned, tma-pipeline, select-if and select-pipeline once past 2^31
  * values; tma-pipeline and select-pipeline also on buffers that are not 16-byte
  * aligned; compaction (select-if and select-pipeline in place, cub-select) at keep
- * rates 0, 1, 50 and 100%.
+ * rates 0, 1, 50 and 100%; the pipelines' statuses across launches (epochs).
  * One suite per variant (lab3_v0 .. lab3_v6, lab3_cub, lab3_select,
  * lab3_select_pipeline, lab3_cub_select) so Criterion's --filter grades one step. */
 #include "kit_test.h"
@@ -242,6 +242,37 @@ Test(lab3_select, past_2_31, .timeout = 600) { check_huge_select(LAB3_SELECT_IF)
 Test(lab3_select_pipeline, past_2_31, .timeout = 600) { check_huge_select(LAB3_SELECT_PIPELINE); }
 Test(lab3_select, misaligned) { check_misaligned_select(LAB3_SELECT_IF); }
 Test(lab3_select_pipeline, misaligned) { check_misaligned_select(LAB3_SELECT_PIPELINE); }
+
+/* The pipelines do not zero their statuses before a launch: each launch tags them
+ * with a new epoch (lab3_tile.h). One problem per type, so every launch finds the
+ * statuses of the one before: tma-pipeline and select-pipeline in turn (a scan's
+ * prefixes read as counts, or the reverse, would be wrong), then tma-pipeline after
+ * lookback-tuned (which zeroes the array and leaves the ticket where its draws
+ * left it), then across the last epoch. Each launch checked against the CPU. */
+Test(lab3_v6, statuses_of_earlier_launches_are_never_added)
+{
+    KIT_TEST_REQUIRE_GPU();
+    const size_t n = ((size_t)1 << 22) + 7;
+    enum { SCAN, SELECT, RESET_SCAN, LAST_EPOCH };
+    const int steps[] = { SCAN, SELECT, SCAN, RESET_SCAN, SCAN, SELECT, LAST_EPOCH, SCAN, SELECT, SCAN };
+    for (int type = LAB3_I32; type <= LAB3_I64; type++) {
+        lab3_problem *p = lab3_problem_create(n, (lab3_type)type, 11, 50);
+        for (size_t k = 0; k < sizeof steps / sizeof steps[0]; k++) {
+            char what[96];
+            snprintf(what, sizeof what, "n=%zu %s, launch %zu of the sequence", n, type == LAB3_I32 ? "i32" : "i64",
+                     k + 1);
+            if (steps[k] == LAST_EPOCH)
+                lab3_problem_set_epoch(p, LAB3_EPOCH_MAX - 1); /* the next launch takes the last epoch */
+            else if (steps[k] == SELECT)
+                kit_test_expect_pass(lab3_problem_select_case(p, LAB3_SELECT_PIPELINE), "3.8", what);
+            else {
+                int v = steps[k] == RESET_SCAN ? 5 : 6;
+                kit_test_expect_pass(lab3_problem_scan_case(p, v, 1), lab3_variants[v].info.step, what);
+            }
+        }
+        lab3_problem_destroy(p);
+    }
+}
 
 /* The table and the suites must not drift apart. */
 Test(lab3_table, one_suite_per_variant)
