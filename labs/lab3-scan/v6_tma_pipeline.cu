@@ -152,7 +152,8 @@
  * launch (goals_prefetch_h100.csv, goals_prefetch_h200.csv): int32 0.93 / 0.99
  * and 0.80 / 0.89, int64 0.97 / 0.99 and 0.86 / 0.90. Before the prefetch (goals_h100.csv, goals_h200.csv): int32 0.87 / 0.93 and 0.75 /
  * 0.85, int64 0.92 / 0.96 and 0.85 / 0.90. Against CUB's scan in the same goal
- * runs: 1.10x to 1.23x (1.05x to 1.15x before the prefetch; lecture 3).
+ * runs with the prefetch and the memset: 1.10x to 1.23x (1.05x to 1.15x before
+ * the prefetch; lecture 3).
  * What can still limit it: the look-back, one L2 round trip per window of 32
  * predecessors and one look-back at a time per block (--stats shows the depth),
  * and, at small n, the start and the end of the run (at 2^24 int32 a block has

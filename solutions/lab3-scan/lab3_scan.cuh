@@ -286,10 +286,11 @@ struct lab3_tile_status {
      * the statuses of a new epoch, with no memset. Every word an earlier launch
      * wrote carries another epoch and reads as X, and the ticket is back at 0, as
      * the previous pipeline launch's last draw left it (draw_ticket_rewinding).
-     * Only when ws->epoch is 0 (no pipeline launch since the last reset, which
-     * left the ticket as its draws did) or has used up the epochs is the whole
-     * array zeroed, and the count starts again at 1. The statistics are zeroed
-     * when they are on. */
+     * Only when ws->epoch is 0 (a fresh workspace, or a reset since the last
+     * pipeline launch: it left the ticket as its draws did) or has used up the
+     * epochs is the whole array zeroed, and the count starts again at 1: words
+     * tagged 1, 2, ... by earlier launches must not read as current. The
+     * statistics are zeroed when they are on. */
     static int begin_epoch(lab3_workspace *ws, size_t tiles, cudaStream_t stream, lab3_tile_status *status)
     {
         static_assert(EPOCHS, "statuses without epochs are reset before every launch");
