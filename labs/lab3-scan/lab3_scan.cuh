@@ -227,7 +227,7 @@ struct lab3_tile_status {
     /* 8 bytes (flag + 32-bit value in one word) or 16 (two words, flag in both). */
     static constexpr size_t ENTRY_BYTES = sizeof(V) == 4 ? 8 : 16;
 
-    void *words;    /* ws->status */
+    void *words;        /* ws->status */
     uint32_t epoch = 0; /* the launch's epoch (lab3_tile.h); EPOCHS only */
 
     /* Host, before every launch of Steps 3.3-3.6: zero the ticket and the first
@@ -237,7 +237,7 @@ struct lab3_tile_status {
      * next pipeline launch must zero the array first (ws->epoch = 0). */
     static int reset(lab3_workspace *ws, size_t tiles, cudaStream_t stream)
     {
-        size_t bytes = LAB3_TICKET_BYTES + (LAB3_LOOKBACK_PAD + tiles) * ENTRY_BYTES;
+        size_t bytes = bytes_for(tiles);
         if (bytes > ws->status_bytes)
             return KIT_CHECK(cudaErrorInvalidValue); /* workspace sized for fewer tiles */
         ws->epoch = 0;
@@ -258,7 +258,7 @@ struct lab3_tile_status {
     static int begin_epoch(lab3_workspace *ws, size_t tiles, cudaStream_t stream, lab3_tile_status *status)
     {
         static_assert(EPOCHS, "statuses without epochs are reset before every launch");
-        if (LAB3_TICKET_BYTES + (LAB3_LOOKBACK_PAD + tiles) * ENTRY_BYTES > ws->status_bytes)
+        if (bytes_for(tiles) > ws->status_bytes)
             return KIT_CHECK(cudaErrorInvalidValue); /* workspace sized for fewer tiles */
         if (ws->epoch == 0 || ws->epoch == LAB3_EPOCH_MAX) {
             if (int err = KIT_CHECK(cudaMemsetAsync(ws->status, 0, ws->status_bytes, stream)))
@@ -340,6 +340,8 @@ struct lab3_tile_status {
     }
 
   private:
+    /* Bytes of the ticket, the padding and `tiles` entries of this size. */
+    static size_t bytes_for(size_t tiles) { return LAB3_TICKET_BYTES + (LAB3_LOOKBACK_PAD + tiles) * ENTRY_BYTES; }
     static int zero_stats(lab3_workspace *ws, cudaStream_t stream)
     {
         return ws->stats ? KIT_CHECK(cudaMemsetAsync(ws->stats, 0, LAB3_STAT_COUNT * sizeof(unsigned long long), stream))
