@@ -78,13 +78,12 @@ void kit_fill_i64(int64_t *a, size_t n, uint64_t seed, int64_t lo, int64_t hi);
 void kit_fill_f32(float *a, size_t n, uint64_t seed, float lo, float hi);
 void kit_fill_f64(double *a, size_t n, uint64_t seed, double lo, double hi);
 
-/* One stable pass of the CPU references' radix sorts: the n words, and their payloads
- * when payload is not NULL, move to word_to (payload_to) in the order of their 8-bit
- * digit at bit `shift`, equal digits in input order. Split over the OpenMP threads: a
- * count per thread's contiguous part, one scan in (digit, thread) order, then each
- * thread moves its part. */
-void kit_radix_pass_u32(const uint32_t *word, const uint32_t *payload, uint32_t *word_to, uint32_t *payload_to,
-                        size_t n, int shift);
+/* The CPU references' radix sort: the n words, and their payloads when payload is not
+ * NULL, sorted in place by word, stably (equal words keep their input order). Four
+ * passes over 8-bit digits, least significant first, each split over the OpenMP
+ * threads: a count per thread's contiguous part, one scan in (digit, thread) order,
+ * then each thread moves its part. */
+void kit_radix_sort_u32(uint32_t *word, uint32_t *payload, size_t n);
 
 /* ---- the lab description and options ------------------------------------ */
 

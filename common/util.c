@@ -192,8 +192,10 @@ void kit_fill_f64(double *a, size_t n, uint64_t seed, double lo, double hi)
 
 /* ---- CPU references -------------------------------------------------------- */
 
-void kit_radix_pass_u32(const uint32_t *word, const uint32_t *payload, uint32_t *word_to, uint32_t *payload_to,
-                        size_t n, int shift)
+/* One pass of kit_radix_sort_u32: the words (and payloads) move to word_to
+ * (payload_to) in the order of their 8-bit digit at bit `shift`, stably. */
+static void radix_pass_u32(const uint32_t *word, const uint32_t *payload, uint32_t *word_to, uint32_t *payload_to,
+                           size_t n, int shift)
 {
     int threads = omp_get_max_threads();
     size_t(*first)[256] = kit_host_alloc((size_t)threads * sizeof *first, "a radix pass's digit counts");
@@ -224,6 +226,18 @@ void kit_radix_pass_u32(const uint32_t *word, const uint32_t *payload, uint32_t 
         }
     }
     free(first);
+}
+
+void kit_radix_sort_u32(uint32_t *word, uint32_t *payload, size_t n)
+{
+    uint32_t *word_to = kit_host_alloc(n * sizeof *word_to, "a radix sort's words");
+    uint32_t *payload_to = payload ? kit_host_alloc(n * sizeof *payload_to, "a radix sort's payloads") : NULL;
+    for (int shift = 0; shift < 32; shift += 16) { /* two passes a round: the result ends where it began */
+        radix_pass_u32(word, payload, word_to, payload_to, n, shift);
+        radix_pass_u32(word_to, payload_to, word, payload, n, shift + 8);
+    }
+    free(word_to);
+    free(payload_to);
 }
 
 /* ---- comparisons -----------------------------------------------------------

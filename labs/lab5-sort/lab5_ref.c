@@ -1,13 +1,11 @@
 /* lab5_ref.c: the CPU reference ("gold") for lab5, written independently of the
  * kernels: every key becomes its ordered word (lab5_order) next to its original
  * index, the (word, index) pairs are sorted by four stable counting passes over
- * 8-bit digits (kit_radix_pass_u32, common/util.c: split over the OpenMP threads
+ * 8-bit digits (kit_radix_sort_u32, common/util.c: split over the OpenMP threads
  * and stable), and the output gathers keys and values by index. */
 #include "lab5.h"
 
 #include <stdlib.h>
-
-enum { REF_BITS = 8 };
 
 void lab5_ref_sort(const uint32_t *keys, const uint32_t *values, size_t n, lab5_type type, uint32_t *keys_out,
                    uint32_t *values_out)
@@ -16,19 +14,12 @@ void lab5_ref_sort(const uint32_t *keys, const uint32_t *values, size_t n, lab5_
         kit_die(KIT_EXIT_USAGE, "lab5_ref_sort: n = %zu does not fit 32-bit indices", n);
     uint32_t *word = kit_host_alloc(n * sizeof *word, "the reference's words");
     uint32_t *index = kit_host_alloc(n * sizeof *index, "the reference's indices");
-    uint32_t *word_to = kit_host_alloc(n * sizeof *word, "the reference's words");
-    uint32_t *index_to = kit_host_alloc(n * sizeof *index, "the reference's indices");
 #pragma omp parallel for schedule(static)
     for (size_t i = 0; i < n; i++) {
         word[i] = lab5_order(keys[i], type);
         index[i] = (uint32_t)i;
     }
-    for (int pass = 0; pass < 32 / REF_BITS; pass++) {
-        kit_radix_pass_u32(word, index, word_to, index_to, n, pass * REF_BITS);
-        uint32_t *w = word, *x = index;
-        word = word_to, index = index_to;
-        word_to = w, index_to = x;
-    }
+    kit_radix_sort_u32(word, index, n);
 #pragma omp parallel for schedule(static)
     for (size_t i = 0; i < n; i++) {
         keys_out[i] = keys[index[i]];
@@ -37,6 +28,4 @@ void lab5_ref_sort(const uint32_t *keys, const uint32_t *values, size_t n, lab5_
     }
     free(word);
     free(index);
-    free(word_to);
-    free(index_to);
 }
