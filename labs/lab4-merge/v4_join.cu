@@ -40,113 +40,21 @@
  * Expect: below a merge still (two partition kernels of dependent loads, a
  * tile that also scans and looks back, a copy of the count at the end); the
  * phases with ./lab4 --op join --phases. */
-#include "kit_cuda.cuh"
-#include "lab4.h"
-#include "lab4_tile.cuh"
+#include "lab4_join.cuh"
 
-#include <cub/cub.cuh>
-#include <cuda/atomic>
-
-/* The search + scan tile is the sorted search's; the expand has its own. */
-enum { SEARCH_NT = LAB4_SEARCH_NT, SEARCH_VT = LAB4_SEARCH_VT, SEARCH_NV = SEARCH_NT * SEARCH_VT };
+/* The search + scan tile is in lab4_join.cuh; the expand has its own. */
 enum { NT = LAB4_JOIN_NT, VT = LAB4_JOIN_VT, NV = NT * VT };
-static_assert(NV >= LAB4_MIN_NV && SEARCH_NV >= LAB4_MIN_NV, "tiles smaller than the partition arrays allow");
-static_assert(SEARCH_NT >= 64 && SEARCH_NT % 32 == 0, "the two look-backs run in warps 0 and 1");
+static_assert(NV >= LAB4_MIN_NV, "tiles smaller than the partition arrays allow");
 
 /* ---- 1. search, count and scan ------------------------------------------------------ */
 
-/* The search's tile boundaries (A first on ties, like lab4_merge_partitions), and
- * a clean slate for the look-back: in every run the ticket counter and both status
- * words of every tile start at 0 (X). Without that the second run would find the
- * first run's prefixes. One thread per boundary t = 0 .. tiles. */
-__global__ void join_search_partitions(const int32_t *a, int64_t a_count, const int32_t *b,
-                                       int64_t b_count, int64_t tiles, int64_t *partitions,
-                                       unsigned int *ticket, unsigned long long *status_a,
-                                       unsigned long long *status_b)
-{
-    int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (t > tiles)
-        return;
-    partitions[t] = lab4_merge_path_search(a, a_count, b, b_count,
-                                           lab4_tile_diag(t, SEARCH_NV, a_count + b_count), 0);
-    if (t < tiles) {
-        status_a[t] = 0;
-        status_b[t] = 0;
-    }
-    if (t == 0)
-        *ticket = 0;
-}
-
-/* A look-back status word: the flag in the top two bits, the running count of
- * rows below (62 bits; a row count is at most |A| |B| <= 2^60), so that one
- * 64-bit load reads both and relaxed atomics suffice (lab 3, lab3_tile.h). */
-#define LOOK_BACK_X 0ull /* nothing published yet */
-#define LOOK_BACK_A 1ull /* the tile's own count (its aggregate) */
-#define LOOK_BACK_P 2ull /* the count of the tile and all before it (its inclusive prefix) */
-#define LOOK_BACK_VALUE ((1ull << 62) - 1)
-typedef cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> status_ref;
-
-/* One running count of the decoupled look-back (Merrill and Garland; lab 3,
- * Step 3.4), for tile t, called by all 32 lanes of one warp (a whole warp, not
- * one thread: the rest of the block waits at a barrier meanwhile, and a warp
- * reads 32 predecessors per round trip where a thread reads one). Lane 0
- * publishes the tile's aggregate (flag A; tile 0 publishes nothing yet). Then,
- * window by window from tile t - 1 down: lane l reads tile t - 1 - l (a tile
- * before 0 counts as P with value 0), the warp polls while any lane sees X
- * (__nanosleep between polls; __any_sync), finds the nearest lane with a P
- * (__ballot_sync, lowest set bit), adds the values of the lanes up to that one
- * (a __shfl_xor_sync sum: every lane gets it) and stops there, or adds all 32
- * and moves 32 tiles back. Lane 0 then publishes P = the sum + aggregate.
- * Returns the sum, in every lane: the rows of all tiles before t. The wait
- * ends: tiles take their numbers from a ticket in the order they start, so every
- * predecessor is already running and publishes its A before it looks back.
- * Loads and stores: status_ref(status[p]).load / .store with
- * cuda::memory_order_relaxed (flag and value are one word). */
-__device__ int64_t join_look_back(unsigned long long *status, int64_t t, int64_t aggregate)
-{
-    // TODO(Step 4.4): lane 0 publishes A (not tile 0); windows of 32 predecessors t-1-lane: poll while any lane sees X, ballot the P lanes, sum the values up to the nearest P (shuffles), stop there or go 32 back; lane 0 publishes P = sum + aggregate; return the sum (about 27 lines)
-    (void)status; (void)t; (void)aggregate;
-    return 0;
-}
-
-/* One search tile per block, numbered by the ticket (not blockIdx: see
- * join_look_back); tile t owns the merge items of partitions[t] .. [t + 1], A's
- * first. Shared item slots as in search_tiles (v2): A item i at i, B item j at
- * tile_a + j. The steps:
- *   1. load the keys and the halo (as v2). Thread 0 also looks past the tile: when
- *      the tile's last A key equals the next B key, b[r.b_end], the B run of that
- *      key goes on beyond the tile, and the upper bound of every A item with that
- *      key is lab4_upper_bound_from(b, b_count, r.b_end, key), stored in
- *      run_end_s (-1 otherwise). Barrier.
- *   2. ONE sorted search (v2's, A first: upper = 0), each thread from its
- *      diagonal: lower_s (A's lower bounds, global), matched_s (flags of A and B
- *      items). B's bounds are not needed: they go to scratch (first_s + tile_a).
- *      Barrier.
- *   3. rows: thread t owns the tile's items t*VT .. t*VT + VT - 1 (in slot order:
- *      stride VT, odd, so a warp's lanes hit different banks). An A item with a
- *      match finds its upper bound where it stands: its B run starts at its
- *      lower bound, inside the tile (the flag says b[lower] is its key) or just
- *      past it; lab4_upper_bound_from on the tile's B keys from lower + 1 finds
- *      the run's end (one read when the run has one key), and run_end_s replaces
- *      it for the key that continues past the tile (keys[i] == halo.b_next).
- *      (This replaces the second, B-first search: its merge path search and walk
- *      cost as much as the first, for an answer most rows get in one read.)
- *      Each item's rows with lab4_join_count (A item: upper - lower matches; B
- *      item: its flag); an A item's first match (lower, or -1 without matches)
- *      to first_s[i]: what the expand needs. Then the tile's exclusive scan of
- *      the rows (cub::BlockScan over the thread sums, then each thread its
- *      items) into offset_s[slot]. keys and lower_s live in offset_s's bytes:
- *      the scan's barrier comes after their last use. Barrier.
- *   4. look-back: the tile's rows from A items (offset_s[tile_a], or all its rows
- *      when it has no B item) and from kept B items run in two chains at the same
- *      time: warp 0 looks back on status_a, warp 1 on status_b; lane 0 of each
- *      puts the sum before the tile in prefix_s. Barrier.
- *   5. store, coalesced (thread t: slots t, t + NT, ...): offsets[a0 + i] =
- *      rows from A before the tile + offset_s[i] and first_b[a0 + i] =
- *      first_s[i] for A items; for a kept B item, its B index b0 + j into b_rows
- *      at (kept B rows before the tile) + offset_s[slot] - (the tile's rows from A).
- *      The last tile (t == tiles - 1) also writes offsets[a_count] (all rows from
- *      A) and *rows (all rows). */
+/* One search tile per block, numbered by the ticket: join_count_tile (the
+ * search, the rows and their scan: lab4_join.cuh), join_publish_aggregates,
+ * join_rows_before (the two look-backs, and the totals from the last tile), then the stores, coalesced
+ * (thread t: slots t, t + NT, ...): offsets[a0 + i] = rows from A before the
+ * tile + s.offset[i] and first_b[a0 + i] = s.first[i] for A items i, and the
+ * kept B items with join_store_b_items. The last tile also writes
+ * offsets[a_count] (all rows from A, through join_rows_before) and *rows. */
 __global__ void __launch_bounds__(SEARCH_NT)
 join_search_scan(const int32_t *__restrict__ a, int64_t a_count, const int32_t *__restrict__ b,
                  int64_t b_count, const int64_t *__restrict__ partitions, int64_t tiles, int keep_a,
@@ -154,7 +62,10 @@ join_search_scan(const int32_t *__restrict__ a, int64_t a_count, const int32_t *
                  unsigned long long *status_b, int64_t *__restrict__ offsets,
                  int32_t *__restrict__ first_b, int32_t *__restrict__ b_rows, int64_t *rows)
 {
-    // TODO(Step 4.4): the five steps above: ticket; keys, halo and run_end_s; one A-first search (lower bounds, both flags); rows per item (upper bounds from the tile's B keys), first matches, BlockScan into offset_s; two warp look-backs; coalesced stores, and the last tile's offsets[a_count] and *rows (about 89 lines)
+    // TODO(Step 4.4): join_count_tile, join_publish_aggregates, join_rows_before (totals into offsets[a_count] and *rows); the A items' offsets and first matches, coalesced; join_store_b_items (about 10 lines)
+    (void)a; (void)a_count; (void)b; (void)b_count; (void)partitions; (void)tiles;
+    (void)keep_a; (void)keep_b; (void)ticket; (void)status_a; (void)status_b;
+    (void)offsets; (void)first_b; (void)b_rows; (void)rows;
 }
 
 /* ---- 2. expand ---------------------------------------------------------------------- */
@@ -191,9 +102,8 @@ __global__ void join_partitions(const int64_t *__restrict__ offsets, int64_t a_c
  * Stage it before calling lab4_tile_lbs: its barriers publish first_s too. Then
  * output k = out_begin + i of the tile, object o = obj_s[i], slot o - obj_begin + 1:
  * rank = k - off_s[slot], and lab4_join_row(o, rank, a_count, first_s[slot], ...).
- * A barrier ends each tile: the next one overwrites the shared arrays. A B row
- * b_rows[u] becomes output row a_rows + u: lab4_join_row(a_count + b_rows[u], 0,
- * a_count, -1, ...). Shared sizes: off_s NV + 1 int64, obj_s NV int32, first_s
+ * A barrier ends each tile: the next one overwrites the shared arrays. Then the
+ * kept B rows, after the rows with an A side (join_write_b_rows). Shared sizes: off_s NV + 1 int64, obj_s NV int32, first_s
  * NV + 1 int32. */
 __global__ void __launch_bounds__(NT)
 join_expand(const int64_t *__restrict__ offsets, const int32_t *__restrict__ first_b, int64_t a_count,
@@ -201,7 +111,7 @@ join_expand(const int64_t *__restrict__ offsets, const int32_t *__restrict__ fir
             const int64_t *__restrict__ partitions, int32_t *__restrict__ out_a,
             int32_t *__restrict__ out_b)
 {
-    // TODO(Step 4.4): return if *rows > capacity; for each of this block's tiles: stage first_s (above: -1 for object -1), lab4_tile_lbs, write each output's (a, b) pair coalesced, barrier; then the B rows, grid-stride (about 40 lines)
+    // TODO(Step 4.4): return if *rows > capacity; for each of this block's tiles: stage first_s (above: -1 for object -1), lab4_tile_lbs, write each output's (a, b) pair coalesced, barrier; then the B rows (join_write_b_rows) (about 34 lines)
 }
 
 /* ---- the launcher ------------------------------------------------------------------- */
@@ -236,6 +146,6 @@ extern "C" int lab4_join(const lab4_io *io, cudaStream_t stream)
                 return err;
         return 0;
     }
-    // TODO(Step 4.4): check the partitions (search tiles, and the expand of join_capacity rows) and the status words; 1. join_search_partitions, join_search_scan, record_phase 0; 2. join_partitions, record_phase 1; 3. join_expand, record_phase 2; then copy ws->rows to ws->h_rows, wait, *io->join_rows = it, LAB4_ERR_JOIN_TOO_LARGE if > join_capacity (about 47 lines)
+    // TODO(Step 4.4): check the partitions (search tiles, and the expand of join_capacity rows) and the status words; 1. join_search_prepare, join_search_scan, record_phase 0; 2. join_partitions, record_phase 1; 3. join_expand, record_phase 2; then join_finish (about 38 lines)
     return KIT_TODO;
 }

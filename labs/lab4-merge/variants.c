@@ -8,5 +8,6 @@ const lab4_variant lab4_variants[] = {
     { { "sorted-search", "4.2", "sorted needles in a sorted haystack: the merge keeping only the cursors" }, LAB4_SEARCH, lab4_sorted_search },
     { { "load-balancing-search", "4.3", "pair every output with its object: a sorted search of 0, 1, 2, ... in the scan" }, LAB4_LBS, lab4_load_balancing_search },
     { { "join", "4.4", "sort-merge joins: both searches, the counts and their scan in one pass, then a load-balancing search" }, LAB4_JOIN, lab4_join },
+    { { "join-fused", "4.5", "the join in one pass: each search tile expands its own rows after its look-back" }, LAB4_JOIN, lab4_join_fused },
 };
 const int lab4_variant_count = sizeof lab4_variants / sizeof lab4_variants[0];

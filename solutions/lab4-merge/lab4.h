@@ -132,8 +132,10 @@ typedef struct {
     /* LAB4_JOIN: rows (join_a[r], join_b[r]), -1 for the missing side, in the order
      * of lab4_ref_join. join_capacity rows fit. *join_rows (host) gets the true row
      * count on success AND when the launcher refuses the join with
-     * LAB4_ERR_JOIN_TOO_LARGE (count > join_capacity: nothing is written to join_a,
-     * join_b then); it stays 0 only when the tables are empty (or an error stops
+     * LAB4_ERR_JOIN_TOO_LARGE (count > join_capacity: Step 4.4's join then writes
+     * nothing to join_a, join_b; Step 4.5's, whose tiles write before the total
+     * is known, writes nothing at or past row join_capacity, but may have written
+     * rows below it); it stays 0 only when the tables are empty (or an error stops
      * the launcher before the count is known). The count is computed on the
      * device and copied to the host once, when all the work is enqueued: the
      * launcher returns after the join has finished. Its expand is launched for
@@ -154,7 +156,8 @@ typedef struct {
      * and in the join's, for its search and for an expand of join_capacity rows). */
     int64_t *partitions;
     size_t partition_capacity;
-    /* Optional (NULL: not recorded): events the join records on the launch stream,
+    /* Optional (NULL: not recorded): events Step 4.4's join (lab4_join) records
+     * on the launch stream (Step 4.5's has one pass and records none),
      *   [0] after the search, count and scan (the search's partitions and the one
      *       pass over the keys: the row count is then known, on the device),
      *   [1] after the expand's partitions (the LBS boundaries of its tiles),
@@ -183,6 +186,7 @@ int lab4_merge_path(const lab4_io *io, cudaStream_t stream);
 int lab4_sorted_search(const lab4_io *io, cudaStream_t stream);
 int lab4_load_balancing_search(const lab4_io *io, cudaStream_t stream);
 int lab4_join(const lab4_io *io, cudaStream_t stream);
+int lab4_join_fused(const lab4_io *io, cudaStream_t stream);
 /* cub::DeviceMerge::MergeKeys, or MergePairs when io->merged_vals is set. */
 int lab4_cub_merge(const lab4_io *io, void *temp, size_t temp_bytes, cudaStream_t stream);
 /* Scratch bytes CUB needs for a merge of these sizes (pairs: with int32 values). */

@@ -40,141 +40,21 @@
  * Expect: below a merge still (two partition kernels of dependent loads, a
  * tile that also scans and looks back, a copy of the count at the end); the
  * phases with ./lab4 --op join --phases. */
-#include "kit_cuda.cuh"
-#include "lab4.h"
-#include "lab4_tile.cuh"
+#include "lab4_join.cuh"
 
-#include <cub/cub.cuh>
-#include <cuda/atomic>
-
-/* The search + scan tile is the sorted search's; the expand has its own. */
-enum { SEARCH_NT = LAB4_SEARCH_NT, SEARCH_VT = LAB4_SEARCH_VT, SEARCH_NV = SEARCH_NT * SEARCH_VT };
+/* The search + scan tile is in lab4_join.cuh; the expand has its own. */
 enum { NT = LAB4_JOIN_NT, VT = LAB4_JOIN_VT, NV = NT * VT };
-static_assert(NV >= LAB4_MIN_NV && SEARCH_NV >= LAB4_MIN_NV, "tiles smaller than the partition arrays allow");
-static_assert(SEARCH_NT >= 64 && SEARCH_NT % 32 == 0, "the two look-backs run in warps 0 and 1");
+static_assert(NV >= LAB4_MIN_NV, "tiles smaller than the partition arrays allow");
 
 /* ---- 1. search, count and scan ------------------------------------------------------ */
 
-/* The search's tile boundaries (A first on ties, like lab4_merge_partitions), and
- * a clean slate for the look-back: in every run the ticket counter and both status
- * words of every tile start at 0 (X). Without that the second run would find the
- * first run's prefixes. One thread per boundary t = 0 .. tiles. */
-__global__ void join_search_partitions(const int32_t *a, int64_t a_count, const int32_t *b,
-                                       int64_t b_count, int64_t tiles, int64_t *partitions,
-                                       unsigned int *ticket, unsigned long long *status_a,
-                                       unsigned long long *status_b)
-{
-    int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (t > tiles)
-        return;
-    partitions[t] = lab4_merge_path_search(a, a_count, b, b_count,
-                                           lab4_tile_diag(t, SEARCH_NV, a_count + b_count), 0);
-    if (t < tiles) {
-        status_a[t] = 0;
-        status_b[t] = 0;
-    }
-    if (t == 0)
-        *ticket = 0;
-}
-
-/* A look-back status word: the flag in the top two bits, the running count of
- * rows below (62 bits; a row count is at most |A| |B| <= 2^60), so that one
- * 64-bit load reads both and relaxed atomics suffice (lab 3, lab3_tile.h). */
-#define LOOK_BACK_X 0ull /* nothing published yet */
-#define LOOK_BACK_A 1ull /* the tile's own count (its aggregate) */
-#define LOOK_BACK_P 2ull /* the count of the tile and all before it (its inclusive prefix) */
-#define LOOK_BACK_VALUE ((1ull << 62) - 1)
-typedef cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> status_ref;
-
-/* One running count of the decoupled look-back (Merrill and Garland; lab 3,
- * Step 3.4), for tile t, called by all 32 lanes of one warp (a whole warp, not
- * one thread: the rest of the block waits at a barrier meanwhile, and a warp
- * reads 32 predecessors per round trip where a thread reads one). Lane 0
- * publishes the tile's aggregate (flag A; tile 0 publishes nothing yet). Then,
- * window by window from tile t - 1 down: lane l reads tile t - 1 - l (a tile
- * before 0 counts as P with value 0), the warp polls while any lane sees X
- * (__nanosleep between polls; __any_sync), finds the nearest lane with a P
- * (__ballot_sync, lowest set bit), adds the values of the lanes up to that one
- * (a __shfl_xor_sync sum: every lane gets it) and stops there, or adds all 32
- * and moves 32 tiles back. Lane 0 then publishes P = the sum + aggregate.
- * Returns the sum, in every lane: the rows of all tiles before t. The wait
- * ends: tiles take their numbers from a ticket in the order they start, so every
- * predecessor is already running and publishes its A before it looks back.
- * Loads and stores: status_ref(status[p]).load / .store with
- * cuda::memory_order_relaxed (flag and value are one word). */
-__device__ int64_t join_look_back(unsigned long long *status, int64_t t, int64_t aggregate)
-{
-    // BEGIN SOLUTION (Step 4.4): lane 0 publishes A (not tile 0); windows of 32 predecessors t-1-lane: poll while any lane sees X, ballot the P lanes, sum the values up to the nearest P (shuffles), stop there or go 32 back; lane 0 publishes P = sum + aggregate; return the sum
-    const int lane = threadIdx.x % 32;
-    if (lane == 0 && t > 0)
-        status_ref(status[t]).store(LOOK_BACK_A << 62 | (unsigned long long)aggregate,
-                                    cuda::memory_order_relaxed);
-    int64_t before = 0;
-    for (int64_t end = t; end > 0; end -= 32) {
-        int64_t p = end - 1 - lane;
-        unsigned long long word =
-            p >= 0 ? status_ref(status[p]).load(cuda::memory_order_relaxed) : LOOK_BACK_P << 62;
-        while (__any_sync(0xffffffffu, word >> 62 == LOOK_BACK_X)) {
-            __nanosleep(64);
-            if (word >> 62 == LOOK_BACK_X)
-                word = status_ref(status[p]).load(cuda::memory_order_relaxed);
-        }
-        unsigned p_lanes = __ballot_sync(0xffffffffu, word >> 62 == LOOK_BACK_P);
-        int nearest_p = p_lanes ? __ffs(p_lanes) - 1 : 31; /* lanes past it are not needed */
-        int64_t value = lane <= nearest_p ? (int64_t)(word & LOOK_BACK_VALUE) : 0;
-        for (int d = 16; d > 0; d /= 2)
-            value += __shfl_xor_sync(0xffffffffu, value, d);
-        before += value;
-        if (p_lanes)
-            break;
-    }
-    if (lane == 0)
-        status_ref(status[t]).store(LOOK_BACK_P << 62 | (unsigned long long)(before + aggregate),
-                                    cuda::memory_order_relaxed);
-    return before;
-    // STUB: (void)status; (void)t; (void)aggregate;
-    // STUB: return 0;
-    // END SOLUTION
-}
-
-/* One search tile per block, numbered by the ticket (not blockIdx: see
- * join_look_back); tile t owns the merge items of partitions[t] .. [t + 1], A's
- * first. Shared item slots as in search_tiles (v2): A item i at i, B item j at
- * tile_a + j. The steps:
- *   1. load the keys and the halo (as v2). Thread 0 also looks past the tile: when
- *      the tile's last A key equals the next B key, b[r.b_end], the B run of that
- *      key goes on beyond the tile, and the upper bound of every A item with that
- *      key is lab4_upper_bound_from(b, b_count, r.b_end, key), stored in
- *      run_end_s (-1 otherwise). Barrier.
- *   2. ONE sorted search (v2's, A first: upper = 0), each thread from its
- *      diagonal: lower_s (A's lower bounds, global), matched_s (flags of A and B
- *      items). B's bounds are not needed: they go to scratch (first_s + tile_a).
- *      Barrier.
- *   3. rows: thread t owns the tile's items t*VT .. t*VT + VT - 1 (in slot order:
- *      stride VT, odd, so a warp's lanes hit different banks). An A item with a
- *      match finds its upper bound where it stands: its B run starts at its
- *      lower bound, inside the tile (the flag says b[lower] is its key) or just
- *      past it; lab4_upper_bound_from on the tile's B keys from lower + 1 finds
- *      the run's end (one read when the run has one key), and run_end_s replaces
- *      it for the key that continues past the tile (keys[i] == halo.b_next).
- *      (This replaces the second, B-first search: its merge path search and walk
- *      cost as much as the first, for an answer most rows get in one read.)
- *      Each item's rows with lab4_join_count (A item: upper - lower matches; B
- *      item: its flag); an A item's first match (lower, or -1 without matches)
- *      to first_s[i]: what the expand needs. Then the tile's exclusive scan of
- *      the rows (cub::BlockScan over the thread sums, then each thread its
- *      items) into offset_s[slot]. keys and lower_s live in offset_s's bytes:
- *      the scan's barrier comes after their last use. Barrier.
- *   4. look-back: the tile's rows from A items (offset_s[tile_a], or all its rows
- *      when it has no B item) and from kept B items run in two chains at the same
- *      time: warp 0 looks back on status_a, warp 1 on status_b; lane 0 of each
- *      puts the sum before the tile in prefix_s. Barrier.
- *   5. store, coalesced (thread t: slots t, t + NT, ...): offsets[a0 + i] =
- *      rows from A before the tile + offset_s[i] and first_b[a0 + i] =
- *      first_s[i] for A items; for a kept B item, its B index b0 + j into b_rows
- *      at (kept B rows before the tile) + offset_s[slot] - (the tile's rows from A).
- *      The last tile (t == tiles - 1) also writes offsets[a_count] (all rows from
- *      A) and *rows (all rows). */
+/* One search tile per block, numbered by the ticket: join_count_tile (the
+ * search, the rows and their scan: lab4_join.cuh), join_publish_aggregates,
+ * join_rows_before (the two look-backs, and the totals from the last tile), then the stores, coalesced
+ * (thread t: slots t, t + NT, ...): offsets[a0 + i] = rows from A before the
+ * tile + s.offset[i] and first_b[a0 + i] = s.first[i] for A items i, and the
+ * kept B items with join_store_b_items. The last tile also writes
+ * offsets[a_count] (all rows from A, through join_rows_before) and *rows. */
 __global__ void __launch_bounds__(SEARCH_NT)
 join_search_scan(const int32_t *__restrict__ a, int64_t a_count, const int32_t *__restrict__ b,
                  int64_t b_count, const int64_t *__restrict__ partitions, int64_t tiles, int keep_a,
@@ -182,102 +62,20 @@ join_search_scan(const int32_t *__restrict__ a, int64_t a_count, const int32_t *
                  unsigned long long *status_b, int64_t *__restrict__ offsets,
                  int32_t *__restrict__ first_b, int32_t *__restrict__ b_rows, int64_t *rows)
 {
-    // BEGIN SOLUTION (Step 4.4): the five steps above: ticket; keys, halo and run_end_s; one A-first search (lower bounds, both flags); rows per item (upper bounds from the tile's B keys), first matches, BlockScan into offset_s; two warp look-backs; coalesced stores, and the last tile's offsets[a_count] and *rows
-    typedef cub::BlockScan<int64_t, SEARCH_NT> tile_scan;
-    __shared__ int64_t offset_s[SEARCH_NV];
-    __shared__ int32_t first_s[SEARCH_NV]; /* A: first match or -1; B: the search's scratch */
-    __shared__ uint8_t matched_s[SEARCH_NV];
-    __shared__ typename tile_scan::TempStorage scan_s;
-    __shared__ int64_t tile_s, run_end_s, prefix_s[2];
-    /* Steps 1-3 only: dead before offset_s is written. lower_s: A's lower bounds. */
-    int32_t *keys = (int32_t *)offset_s, *lower_s = keys + SEARCH_NV;
-
-    if (threadIdx.x == 0)
-        tile_s = atomicAdd(ticket, 1u);
-    __syncthreads();
-    const int64_t t = tile_s;
-    lab4_merge_range r = lab4_merge_tile_range(partitions, t, SEARCH_NV, a_count, b_count);
-    int64_t a0 = r.a_begin, b0 = r.b_begin;
-    int tile_a = (int)(r.a_end - a0), tile_b = (int)(r.b_end - b0), tile_n = tile_a + tile_b;
-
-    /* 1. keys, halo, and the one run that may continue past the tile */
-    lab4_load_tile<SEARCH_NT, SEARCH_VT>(a + a0, tile_a, b + b0, tile_b, keys);
-    lab4_halo halo = lab4_tile_halo(a, b, b_count, r);
-    if (threadIdx.x == 0)
-        run_end_s = halo.has_b_next && tile_a > 0 && a[r.a_end - 1] == halo.b_next
-                        ? lab4_upper_bound_from(b, b_count, r.b_end, halo.b_next)
-                        : -1;
-    __syncthreads();
-
-    /* 2. one search, A first: lower bounds, and the flags of A and B items */
-    int diag = min((int)threadIdx.x * SEARCH_VT, tile_n);
-    int split = (int)lab4_merge_path_search(keys, tile_a, keys + tile_a, tile_b, diag, 0);
-    lab4_serial_search(keys, tile_a, tile_b, split, diag - split, min(SEARCH_VT, tile_n - diag),
-                       SEARCH_VT, 0, a0, b0, halo, lower_s, first_s + tile_a, matched_s,
-                       matched_s + tile_a);
-    __syncthreads();
-
-    /* 3. rows of this thread's items (upper bounds from the tile's B keys), first
-     * matches, the tile's scan */
-    const int64_t run_end = run_end_s;
-    int32_t item_rows[SEARCH_VT]; /* one item's rows: at most |B| < 2^31; their sums need 64 bits */
-    int64_t thread_rows = 0;
-#pragma unroll
-    for (int k = 0; k < SEARCH_VT; k++) {
-        int i = (int)threadIdx.x * SEARCH_VT + k;
-        int32_t c = 0;
-        if (i < tile_a) {
-            int64_t lower = lower_s[i], upper = lower;
-            if (matched_s[i]) {
-                int32_t key = keys[i];
-                upper = run_end >= 0 && key == halo.b_next
-                            ? run_end
-                            : b0 + lab4_upper_bound_from(keys + tile_a, tile_b, lower - b0 + 1, key);
-            }
-            c = (int32_t)lab4_join_count(1, upper - lower, 0, keep_a, keep_b);
-            first_s[i] = upper > lower ? (int32_t)lower : -1;
-        } else if (i < tile_n)
-            c = (int32_t)lab4_join_count(0, 0, matched_s[i], keep_a, keep_b);
-        item_rows[k] = c;
-        thread_rows += c;
+    // BEGIN SOLUTION (Step 4.4): join_count_tile, join_publish_aggregates, join_rows_before (totals into offsets[a_count] and *rows); the A items' offsets and first matches, coalesced; join_store_b_items
+    __shared__ join_tile_shared s;
+    join_tile tile = join_count_tile(a, a_count, b, b_count, partitions, keep_a, keep_b, ticket, s);
+    join_publish_aggregates(tile, status_a, status_b);
+    join_rows_before(tile, tiles, status_a, status_b, offsets + a_count, rows, s);
+    const int64_t a0 = tile.r.a_begin, a_rows_before = s.prefix[0];
+    for (int i = (int)threadIdx.x; i < tile.a; i += SEARCH_NT) {
+        offsets[a0 + i] = a_rows_before + s.offset[i];
+        first_b[a0 + i] = s.first[i];
     }
-    int64_t before, tile_rows;
-    tile_scan(scan_s).ExclusiveSum(thread_rows, before, tile_rows); /* its barriers end steps 1-3 */
-#pragma unroll
-    for (int k = 0; k < SEARCH_VT; k++) {
-        int i = (int)threadIdx.x * SEARCH_VT + k;
-        if (i < tile_n)
-            offset_s[i] = before;
-        before += item_rows[k];
-    }
-    __syncthreads();
-
-    /* 4. the rows of all earlier tiles: from A rows (warp 0), and kept B rows (warp 1) */
-    const int64_t tile_a_rows = tile_a < tile_n ? offset_s[tile_a] : tile_rows;
-    const int warp = (int)threadIdx.x / 32;
-    if (warp < 2) {
-        int64_t rows_before = join_look_back(warp == 0 ? status_a : status_b, t,
-                                             warp == 0 ? tile_a_rows : tile_rows - tile_a_rows);
-        if (threadIdx.x % 32 == 0)
-            prefix_s[warp] = rows_before;
-    }
-    __syncthreads();
-    const int64_t a_rows_before = prefix_s[0], b_rows_before = prefix_s[1];
-
-    /* 5. coalesced stores */
-#pragma unroll
-    for (int k = 0; k < SEARCH_VT; k++) {
-        int i = (int)threadIdx.x + k * SEARCH_NT;
-        if (i < tile_a) {
-            offsets[a0 + i] = a_rows_before + offset_s[i];
-            first_b[a0 + i] = first_s[i];
-        } else if (i < tile_n && lab4_join_count(0, 0, matched_s[i], keep_a, keep_b))
-            b_rows[b_rows_before + offset_s[i] - tile_a_rows] = (int32_t)(b0 + i - tile_a);
-    }
-    if (t == tiles - 1 && threadIdx.x == 0) {
-        offsets[a_count] = a_rows_before + tile_a_rows;
-        *rows = a_rows_before + b_rows_before + tile_rows;
-    }
+    join_store_b_items(tile, s, keep_a, keep_b, b_rows);
+    // STUB: (void)a; (void)a_count; (void)b; (void)b_count; (void)partitions; (void)tiles;
+    // STUB: (void)keep_a; (void)keep_b; (void)ticket; (void)status_a; (void)status_b;
+    // STUB: (void)offsets; (void)first_b; (void)b_rows; (void)rows;
     // END SOLUTION
 }
 
@@ -323,9 +121,8 @@ __global__ void join_partitions(const int64_t *__restrict__ offsets, int64_t a_c
  * Stage it before calling lab4_tile_lbs: its barriers publish first_s too. Then
  * output k = out_begin + i of the tile, object o = obj_s[i], slot o - obj_begin + 1:
  * rank = k - off_s[slot], and lab4_join_row(o, rank, a_count, first_s[slot], ...).
- * A barrier ends each tile: the next one overwrites the shared arrays. A B row
- * b_rows[u] becomes output row a_rows + u: lab4_join_row(a_count + b_rows[u], 0,
- * a_count, -1, ...). Shared sizes: off_s NV + 1 int64, obj_s NV int32, first_s
+ * A barrier ends each tile: the next one overwrites the shared arrays. Then the
+ * kept B rows, after the rows with an A side (join_write_b_rows). Shared sizes: off_s NV + 1 int64, obj_s NV int32, first_s
  * NV + 1 int32. */
 __global__ void __launch_bounds__(NT)
 join_expand(const int64_t *__restrict__ offsets, const int32_t *__restrict__ first_b, int64_t a_count,
@@ -333,7 +130,7 @@ join_expand(const int64_t *__restrict__ offsets, const int32_t *__restrict__ fir
             const int64_t *__restrict__ partitions, int32_t *__restrict__ out_a,
             int32_t *__restrict__ out_b)
 {
-    // BEGIN SOLUTION (Step 4.4): return if *rows > capacity; for each of this block's tiles: stage first_s (above: -1 for object -1), lab4_tile_lbs, write each output's (a, b) pair coalesced, barrier; then the B rows, grid-stride
+    // BEGIN SOLUTION (Step 4.4): return if *rows > capacity; for each of this block's tiles: stage first_s (above: -1 for object -1), lab4_tile_lbs, write each output's (a, b) pair coalesced, barrier; then the B rows (join_write_b_rows)
     __shared__ int64_t off_s[NV + 1];
     __shared__ int32_t obj_s[NV];
     /* first_s[o - obj_begin + 1] = first_b[o]: slot 0 for object obj_begin - 1,
@@ -367,13 +164,7 @@ join_expand(const int64_t *__restrict__ offsets, const int32_t *__restrict__ fir
         }
         __syncthreads(); /* the next tile overwrites off_s, obj_s and first_s */
     }
-    for (int64_t u = (int64_t)blockIdx.x * NT + threadIdx.x; u < all_rows - a_rows;
-         u += (int64_t)gridDim.x * NT) {
-        int32_t a_index, b_index;
-        lab4_join_row(a_count + b_rows[u], 0, a_count, -1, &a_index, &b_index);
-        out_a[a_rows + u] = a_index;
-        out_b[a_rows + u] = b_index;
-    }
+    join_write_b_rows(b_rows, a_count, a_rows, all_rows, out_a, out_b);
     // END SOLUTION
 }
 
@@ -409,13 +200,12 @@ extern "C" int lab4_join(const lab4_io *io, cudaStream_t stream)
                 return err;
         return 0;
     }
-    // BEGIN SOLUTION (Step 4.4): check the partitions (search tiles, and the expand of join_capacity rows) and the status words; 1. join_search_partitions, join_search_scan, record_phase 0; 2. join_partitions, record_phase 1; 3. join_expand, record_phase 2; then copy ws->rows to ws->h_rows, wait, *io->join_rows = it, LAB4_ERR_JOIN_TOO_LARGE if > join_capacity
+    // BEGIN SOLUTION (Step 4.4): check the partitions (search tiles, and the expand of join_capacity rows) and the status words; 1. join_search_prepare, join_search_scan, record_phase 0; 2. join_partitions, record_phase 1; 3. join_expand, record_phase 2; then join_finish
     const lab4_join_ws *ws = &io->ws;
-    int keep_a = io->join == LAB4_LEFT || io->join == LAB4_OUTER;
-    int keep_b = io->join == LAB4_RIGHT || io->join == LAB4_OUTER;
-    /* the capacity as the kernels compare it (a larger one fails the partition check) */
-    int64_t capacity = io->join_capacity < (size_t)INT64_MAX ? (int64_t)io->join_capacity : INT64_MAX;
-    int64_t search_tiles = (int64_t)kit_div_up((size_t)n, SEARCH_NV);
+    int keep_a, keep_b;
+    join_keeps(io, &keep_a, &keep_b);
+    const int64_t capacity = join_capacity(io); /* a larger one fails the partition check */
+    const int64_t search_tiles = join_search_tiles(n);
     size_t most_expand_tiles = kit_div_up((size_t)capacity + (size_t)a_count, NV);
     if ((size_t)search_tiles + 1 > io->partition_capacity || most_expand_tiles + 1 > io->partition_capacity ||
         lab4_join_status_words((size_t)n) > ws->status_words)
@@ -428,9 +218,7 @@ extern "C" int lab4_join(const lab4_io *io, cudaStream_t stream)
     /* 1. search, count and scan: one pass over the keys */
     unsigned int *ticket = (unsigned int *)ws->status;
     unsigned long long *status_a = ws->status + 1, *status_b = status_a + search_tiles;
-    join_search_partitions<<<lab4_partition_blocks(search_tiles), LAB4_PARTITION_NT, 0, stream>>>(
-        io->a, a_count, io->b, b_count, search_tiles, io->partitions, ticket, status_a, status_b);
-    if ((err = KIT_LAUNCH_CHECK()))
+    if ((err = join_search_prepare(io, search_tiles, stream)))
         return err;
     join_search_scan<<<(unsigned)search_tiles, SEARCH_NT, 0, stream>>>(
         io->a, a_count, io->b, b_count, io->partitions, search_tiles, keep_a, keep_b, ticket, status_a,
@@ -452,14 +240,7 @@ extern "C" int lab4_join(const lab4_io *io, cudaStream_t stream)
         io->join_b);
     if ((err = KIT_LAUNCH_CHECK()) || (err = record_phase(io, 2, stream)))
         return err;
-
-    /* The one copy to the host, after everything is enqueued (see above). */
-    if ((err = KIT_CHECK(cudaMemcpyAsync(ws->h_rows, ws->rows, sizeof(int64_t), cudaMemcpyDeviceToHost,
-                                         stream))) ||
-        (err = KIT_CHECK(cudaStreamSynchronize(stream))))
-        return err;
-    *io->join_rows = (size_t)*ws->h_rows;
-    return *io->join_rows > io->join_capacity ? LAB4_ERR_JOIN_TOO_LARGE : 0;
+    return join_finish(io, stream); /* the one copy to the host, after everything is enqueued */
     // STUB: return KIT_TODO;
     // END SOLUTION
 }

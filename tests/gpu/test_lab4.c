@@ -1,6 +1,7 @@
 /* lab4's GPU suite: every variant against the CPU reference. One suite per
- * variant (lab4_v0 .. lab4_v4, plus lab4_cub for the library row), so
- * Criterion's --filter grades one step.
+ * variant (lab4_v0 .. lab4_v5, plus lab4_cub for the library row), so
+ * Criterion's --filter grades one step. The two joins (Step 4.4, v4, and the
+ * fused one of Step 4.5, v5) run the same join tests, each in its own suite.
  * Sizes come from the tile shapes in lab4.h (one tile and one item either side,
  * several tiles), so retuning a tile moves its tests. Every merge-like size runs
  * the skewed splits |A| = 0, 1, n/2, n - 1, uniform keys and runs of equal keys
@@ -37,7 +38,7 @@ static lbs_shape lbs_shapes[] = {
     { 1u << 24, 1u << 22 }, { 1u << 24, 1u << 18 },
 };
 /* Joins: the search runs with the search tile (objects = |A| + |B|), the expand
- * with the join tile (rows + objects). They stop at 2^20 + 7 here (the hash-join
+ * with the join tile (rows + objects; v5 expands in the search tile). They stop at 2^20 + 7 here (the hash-join
  * reference is the slow part); join_large_tables runs 2^24 once. */
 static size_t join_sizes[] = { 0, 1, 2, 31, 33, 1025,
                                LAB4_SEARCH_NV - 1, LAB4_SEARCH_NV, LAB4_SEARCH_NV + 1,
@@ -279,7 +280,7 @@ Test(lab4_v3, empty_objects_and_one_huge_object)
 /* ---- joins ------------------------------------------------------------------------- */
 
 /* Every join type, dups 1 and 4, every split. */
-static void check_join(size_t n)
+static void check_join(int v, size_t n)
 {
     KIT_TEST_REQUIRE_GPU();
     size_t splits[4];
@@ -297,7 +298,7 @@ static void check_join(size_t n)
                 char what[96];
                 snprintf(what, sizeof what, "%s join n=%zu |A|=%zu dups=%d", lab4_join_name(t), n, na,
                          dups[d]);
-                kit_test_expect_pass(lab4_problem_case(p, 4), lab4_variants[4].info.step, what);
+                kit_test_expect_pass(lab4_problem_case(p, v), lab4_variants[v].info.step, what);
             }
             lab4_problem_destroy(p);
             free(a);
@@ -305,21 +306,22 @@ static void check_join(size_t n)
         }
 }
 
-SIZES_SUITE(lab4_v4, join_sizes, check_join(*n))
+SIZES_SUITE(lab4_v4, join_sizes, check_join(4, *n))
+SIZES_SUITE(lab4_v5, join_sizes, check_join(5, *n))
 
-static void join_all_types(const int32_t *a, size_t na, const int32_t *b, size_t nb, const char *what)
+static void join_all_types(int v, const int32_t *a, size_t na, const int32_t *b, size_t nb, const char *what)
 {
     lab4_problem *p = lab4_problem_create(LAB4_JOIN, a, na, b, nb);
     for (lab4_join_type t = LAB4_INNER; t <= LAB4_OUTER; t++) {
         cr_assert(eq(int, lab4_problem_set_join(p, t), 0));
         char w[128];
         snprintf(w, sizeof w, "%s join, %s", lab4_join_name(t), what);
-        kit_test_expect_pass(lab4_problem_case(p, 4), lab4_variants[4].info.step, w);
+        kit_test_expect_pass(lab4_problem_case(p, v), lab4_variants[v].info.step, w);
     }
     lab4_problem_destroy(p);
 }
 
-Test(lab4_v4, no_matches_and_all_matches)
+static void no_matches_and_all_matches(int v)
 {
     KIT_TEST_REQUIRE_GPU();
     enum { N = 3000 };
@@ -328,15 +330,18 @@ Test(lab4_v4, no_matches_and_all_matches)
         a[i] = 2 * i;     /* even keys */
         b[i] = 2 * i + 1; /* odd keys: nothing matches */
     }
-    join_all_types(a, N, b, N, "no key in common");
+    join_all_types(v, a, N, b, N, "no key in common");
     for (int i = 0; i < N; i++)
         a[i] = b[i] = 42; /* one key: N * N = 9e6 rows */
-    join_all_types(a, N, b, N, "all keys equal (outer product 3000 x 3000)");
-    join_all_types(a, 1, b, N, "one A row matching 3000 B rows");
-    join_all_types(a, N, b, 1, "3000 A rows matching one B row");
+    join_all_types(v, a, N, b, N, "all keys equal (outer product 3000 x 3000)");
+    join_all_types(v, a, 1, b, N, "one A row matching 3000 B rows");
+    join_all_types(v, a, N, b, 1, "3000 A rows matching one B row");
     free(a);
     free(b);
 }
+
+Test(lab4_v4, no_matches_and_all_matches) { no_matches_and_all_matches(4); }
+Test(lab4_v5, no_matches_and_all_matches) { no_matches_and_all_matches(5); }
 
 /* The three phase events (lab4_io.phase_events) are recorded on every path that
  * succeeds: empty inputs, a join without rows, and an ordinary one. An event
@@ -394,7 +399,7 @@ Test(lab4_v4, phase_events_recorded_on_every_successful_path)
 
 /* The launcher computes the output size first and refuses to write past the
  * capacity it was given: a clean error code, the true row count, no crash. */
-Test(lab4_v4, output_larger_than_capacity_is_a_clean_error)
+static void output_larger_than_capacity(int v)
 {
     KIT_TEST_REQUIRE_GPU();
     enum { N = 1000 };
@@ -407,20 +412,24 @@ Test(lab4_v4, output_larger_than_capacity_is_a_clean_error)
     size_t capacity = io->join_capacity;
     cr_assert(eq(sz, capacity, (size_t)N * N));
     io->join_capacity = 1000;
-    int r = lab4_join(io, 0);
+    const char *step = lab4_variants[v].info.step;
+    int r = lab4_variants[v].run(io, 0);
     if (r == KIT_TODO)
-        cr_fail("Step 4.4 (join) is not implemented yet (TODO)");
+        cr_fail("Step %s (%s) is not implemented yet (TODO)", step, lab4_variants[v].info.slug);
     cr_assert(eq(int, r, LAB4_ERR_JOIN_TOO_LARGE),
-              "Step 4.4: a join of %d rows with join_capacity 1000 must return LAB4_ERR_JOIN_TOO_LARGE",
+              "Step %s: a join of %d rows with join_capacity 1000 must return LAB4_ERR_JOIN_TOO_LARGE", step,
               N * N);
     cr_assert(eq(sz, *io->join_rows, (size_t)N * N),
-              "Step 4.4: on LAB4_ERR_JOIN_TOO_LARGE, *join_rows holds the true row count (lab4.h)");
+              "Step %s: on LAB4_ERR_JOIN_TOO_LARGE, *join_rows holds the true row count (lab4.h)", step);
     cr_assert(eq(int, (int)cudaDeviceSynchronize(), 0), "the context must survive");
     io->join_capacity = capacity;
-    kit_test_expect_pass(lab4_problem_case(p, 4), lab4_variants[4].info.step, "after the refused run");
+    kit_test_expect_pass(lab4_problem_case(p, v), step, "after the refused run");
     lab4_problem_destroy(p);
     free(a);
 }
+
+Test(lab4_v4, output_larger_than_capacity_is_a_clean_error) { output_larger_than_capacity(4); }
+Test(lab4_v5, output_larger_than_capacity_is_a_clean_error) { output_larger_than_capacity(5); }
 
 /* True when count int32 from d_ptr all still hold kit_poison's bytes (0xA5). */
 static int still_poisoned(const int32_t *d_ptr, size_t count)
@@ -437,13 +446,16 @@ static int still_poisoned(const int32_t *d_ptr, size_t count)
 
 /* The row count stays on the device until the launcher's last step, so the
  * expand is launched for join_capacity rows and must itself find a bigger join
- * and write nothing. At the edges: capacity = rows passes, rows - 1 is refused
- * with the true count and leaves the output as it was; a capacity 4x the rows
+ * and write nothing (Step 4.4), or nothing past the capacity (Step 4.5, whose
+ * tiles write before the total is known). At the edges: capacity = rows passes,
+ * rows - 1 is refused with the true count and leaves the output as it was (4.4)
+ * or its last row as it was (4.5); a capacity 4x the rows
  * passes (the expand's grid sized for it); runs in a row agree (the look-back's
  * status words are reset in every run); a join of disjoint tables has 0 rows. */
-Test(lab4_v4, capacity_edges_and_repeated_runs)
+static void capacity_edges_and_repeated_runs(int v)
 {
     KIT_TEST_REQUIRE_GPU();
+    const char *step = lab4_variants[v].info.step;
     size_t n = 3 * LAB4_SEARCH_NV + 5, na = n / 2, nb = n - na; /* several search tiles */
     int32_t *a = malloc(na * sizeof(int32_t)), *b = malloc(nb * sizeof(int32_t));
     lab4_make_table(a, na, 4, 41);
@@ -454,30 +466,34 @@ Test(lab4_v4, capacity_edges_and_repeated_runs)
     size_t rows = lab4_problem_join_rows(p);
     cr_assert(eq(sz, io->join_capacity, rows), "the first join type sizes the output exactly");
     cr_assert(gt(sz, rows, n), "duplicates: more rows than keys");
-    kit_case c = lab4_problem_case(p, 4);
+    kit_case c = lab4_problem_case(p, v);
     for (int run = 0; run < 3; run++)
-        kit_test_expect_pass(c, lab4_variants[4].info.step, run ? "capacity = rows, run again" : "capacity = rows");
+        kit_test_expect_pass(c, step, run ? "capacity = rows, run again" : "capacity = rows");
 
     io->join_capacity = rows - 1;
     cr_assert(eq(int, kit_poison(io->join_a, rows * sizeof(int32_t), 0), 0));
     cr_assert(eq(int, kit_poison(io->join_b, rows * sizeof(int32_t), 0), 0));
-    int r = lab4_join(io, 0);
+    int r = lab4_variants[v].run(io, 0);
     if (r == KIT_TODO)
-        cr_fail("Step 4.4 (join) is not implemented yet (TODO)");
-    cr_assert(eq(int, r, LAB4_ERR_JOIN_TOO_LARGE), "Step 4.4: %zu rows with join_capacity %zu", rows, rows - 1);
-    cr_assert(eq(sz, *io->join_rows, rows), "Step 4.4: on LAB4_ERR_JOIN_TOO_LARGE, *join_rows is the true count");
+        cr_fail("Step %s (%s) is not implemented yet (TODO)", step, lab4_variants[v].info.slug);
+    cr_assert(eq(int, r, LAB4_ERR_JOIN_TOO_LARGE), "Step %s: %zu rows with join_capacity %zu", step, rows, rows - 1);
+    cr_assert(eq(sz, *io->join_rows, rows), "Step %s: on LAB4_ERR_JOIN_TOO_LARGE, *join_rows is the true count", step);
     cr_assert(eq(int, (int)cudaDeviceSynchronize(), 0), "the context must survive");
-    cr_assert(still_poisoned(io->join_a, rows) && still_poisoned(io->join_b, rows),
-              "Step 4.4: a join that does not fit writes no row (capacity = rows - 1)");
+    if (v == 4)
+        cr_assert(still_poisoned(io->join_a, rows) && still_poisoned(io->join_b, rows),
+                  "Step 4.4: a join that does not fit writes no row (capacity = rows - 1)");
+    else
+        cr_assert(still_poisoned(io->join_a + rows - 1, 1) && still_poisoned(io->join_b + rows - 1, 1),
+                  "Step %s: a join that does not fit writes nothing past the capacity (row %zu)", step, rows - 1);
 
     io->join_capacity = 4 * rows; /* more than the buffers hold: the join must write only its rows */
-    r = lab4_join(io, 0);
-    cr_assert(eq(int, r, 0), "Step 4.4: join_capacity 4x the rows");
+    r = lab4_variants[v].run(io, 0);
+    cr_assert(eq(int, r, 0), "Step %s: join_capacity 4x the rows", step);
     cr_assert(eq(int, (int)cudaDeviceSynchronize(), 0));
     char msg[512] = "";
-    cr_assert(eq(int, c.check(c.ctx, msg, sizeof msg), 0), "Step 4.4, join_capacity 4x the rows: %s", msg);
+    cr_assert(eq(int, c.check(c.ctx, msg, sizeof msg), 0), "Step %s, join_capacity 4x the rows: %s", step, msg);
     io->join_capacity = rows;
-    kit_test_expect_pass(c, lab4_variants[4].info.step, "capacity = rows, after the others");
+    kit_test_expect_pass(c, step, "capacity = rows, after the others");
     lab4_problem_destroy(p);
 
     for (size_t j = 0; j < nb; j++) /* keys no A row has: lab4_make_table's keys are >= 0 */
@@ -485,12 +501,15 @@ Test(lab4_v4, capacity_edges_and_repeated_runs)
     lab4_problem *q = lab4_problem_create(LAB4_JOIN, a, na, b, nb);
     cr_assert(eq(int, lab4_problem_set_join(q, LAB4_INNER), 0));
     cr_assert(eq(sz, lab4_problem_io(q)->join_capacity, (size_t)0));
-    kit_test_expect_pass(lab4_problem_case(q, 4), lab4_variants[4].info.step, "disjoint tables: 0 rows, capacity 0");
+    kit_test_expect_pass(lab4_problem_case(q, v), step, "disjoint tables: 0 rows, capacity 0");
     cr_assert(eq(sz, *lab4_problem_io(q)->join_rows, (size_t)0));
     lab4_problem_destroy(q);
     free(a);
     free(b);
 }
+
+Test(lab4_v4, capacity_edges_and_repeated_runs) { capacity_edges_and_repeated_runs(4); }
+Test(lab4_v5, capacity_edges_and_repeated_runs) { capacity_edges_and_repeated_runs(5); }
 
 /* A join past LAB4_JOIN_MAX_ROWS (2^16 x 2^16 equal keys = 2^32 rows) is refused
  * with a message (the driver then exits 2) before anything is allocated for it,
@@ -532,7 +551,7 @@ static const struct {
     { -1, 13, 'r' },
 };
 
-Test(lab4_v4, lecture_example_table)
+static void lecture_example_table(int v)
 {
     KIT_TEST_REQUIRE_GPU();
     int32_t a[16], b[14];
@@ -554,7 +573,7 @@ Test(lab4_v4, lecture_example_table)
             }
         }
         cr_assert(eq(int, lab4_problem_set_join(p, t), 0));
-        kit_test_expect_pass(lab4_problem_case(p, 4), lab4_variants[4].info.step, lab4_join_name(t));
+        kit_test_expect_pass(lab4_problem_case(p, v), lab4_variants[v].info.step, lab4_join_name(t));
         lab4_io *io = lab4_problem_io(p);
         cr_assert(eq(sz, *io->join_rows, rows), "%s join of the lecture's tables", lab4_join_name(t));
         int32_t *ga = kit_download(io->join_a, rows * sizeof(int32_t));
@@ -569,7 +588,10 @@ Test(lab4_v4, lecture_example_table)
     lab4_problem_destroy(p);
 }
 
-Test(lab4_v4, join_large_tables)
+Test(lab4_v4, lecture_example_table) { lecture_example_table(4); }
+Test(lab4_v5, lecture_example_table) { lecture_example_table(5); }
+
+static void join_large_tables(int v)
 {
     KIT_TEST_REQUIRE_GPU();
     size_t n = (size_t)1 << 24, na = n / 2, nb = n - na;
@@ -583,7 +605,7 @@ Test(lab4_v4, join_large_tables)
             cr_assert(eq(int, lab4_problem_set_join(p, types[t]), 0));
             char what[64];
             snprintf(what, sizeof what, "%s join n=2^24 dups=%d", lab4_join_name(types[t]), d);
-            kit_test_expect_pass(lab4_problem_case(p, 4), lab4_variants[4].info.step, what);
+            kit_test_expect_pass(lab4_problem_case(p, v), lab4_variants[v].info.step, what);
         }
         lab4_problem_destroy(p);
     }
@@ -591,13 +613,17 @@ Test(lab4_v4, join_large_tables)
     free(b);
 }
 
+Test(lab4_v4, join_large_tables) { join_large_tables(4); }
+Test(lab4_v5, join_large_tables) { join_large_tables(5); }
+
 /* The table and the suites must not drift apart. */
 Test(lab4_table, one_suite_per_variant)
 {
-    cr_assert(eq(int, lab4_variant_count, 5));
+    cr_assert(eq(int, lab4_variant_count, 6));
     cr_assert(eq(int, (int)lab4_variants[0].op, (int)LAB4_MERGE));
     cr_assert(eq(int, (int)lab4_variants[1].op, (int)LAB4_MERGE));
     cr_assert(eq(int, (int)lab4_variants[2].op, (int)LAB4_SEARCH));
     cr_assert(eq(int, (int)lab4_variants[3].op, (int)LAB4_LBS));
     cr_assert(eq(int, (int)lab4_variants[4].op, (int)LAB4_JOIN));
+    cr_assert(eq(int, (int)lab4_variants[5].op, (int)LAB4_JOIN));
 }

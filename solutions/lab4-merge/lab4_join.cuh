@@ -1,0 +1,347 @@
+/* lab4_join.cuh: the parts of a sort-merge join that both joins share, the
+ * one of Step 4.4 (v4_join.cu: count, then a load-balanced expand) and the
+ * fused one of Step 4.5 (v5_join_fused.cu: count and expand in one tile).
+ *
+ * Both start the same way: Merge Path tiles of A and B (SEARCH_NV keys each),
+ * one block per tile, and in each tile
+ *   1. the sorted search of step 4.2, once, A first: the lower bound of every A
+ *      row in B and a match flag for every A and B row; an A row with a match
+ *      finds its upper bound from there (an exponential search over the tile's
+ *      B keys, one read for a run of one key);
+ *   2. the rows every table row produces (lab4_join_count) and their exclusive
+ *      scan over the tile;
+ *   3. a decoupled look-back (lab 3), run by a whole warp per running count,
+ *      for the rows of all earlier tiles: rows with an A side (warp 0) and B
+ *      rows kept alone (warp 1).
+ * They differ in what they store next. */
+#ifndef LAB4_JOIN_CUH
+#define LAB4_JOIN_CUH
+#include "kit_cuda.cuh"
+#include "lab4.h"
+#include "lab4_tile.cuh"
+
+#include <cub/cub.cuh>
+#include <cuda/atomic>
+
+/* The search + count + scan tile is the sorted search's shape. */
+enum { SEARCH_NT = LAB4_SEARCH_NT, SEARCH_VT = LAB4_SEARCH_VT, SEARCH_NV = SEARCH_NT * SEARCH_VT };
+static_assert(SEARCH_NV >= LAB4_MIN_NV, "tiles smaller than the partition arrays allow");
+static_assert(SEARCH_NT >= 64 && SEARCH_NT % 32 == 0, "the two look-backs run in warps 0 and 1");
+
+/* ---- one search + count + scan tile --------------------------------------------------- */
+
+/* The tile's shared memory. keys (the tile's A keys, then its B keys) and the
+ * A rows' lower bounds live in offset's bytes until the scan writes it. */
+struct join_tile_shared {
+    typename cub::BlockScan<int64_t, SEARCH_NT>::TempStorage scan;
+    int64_t offset[SEARCH_NV]; /* the rows of the tile's items before item i (exclusive scan) */
+    int32_t first[SEARCH_NV];  /* A item: its first match in B, or -1; B item: the search's scratch */
+    uint8_t matched[SEARCH_NV];
+    int64_t tile, run_end, prefix[2];
+};
+
+/* What a tile knows after join_count_tile. Items are the tile's A rows, then its
+ * B rows (slots 0 .. a - 1, then a .. n - 1). */
+struct join_tile {
+    int64_t t;          /* the tile's number, from the ticket */
+    lab4_merge_range r; /* its A and B intervals */
+    int a, n;           /* A items, all items */
+    int64_t rows;       /* the rows its items produce */
+    int64_t a_rows;     /* of those, the rows with an A side (the A items' rows come first) */
+    bool one_row_each;  /* no A item produces more than one row (unique keys do not) */
+};
+
+/* Steps 1 and 2 of the file's header for the tile the ticket gives this block
+ * (all SEARCH_NT threads call it; tile t owns the merge items of partitions[t] ..
+ * [t + 1], A's first). Shared item slots as in search_tiles (v2): A item i at i,
+ * B item j at tile_a + j.
+ *   1. the ticket (thread 0: atomicAdd; not blockIdx, see join_look_back); the
+ *      keys and the halo (as v2). Thread 0 also looks past the tile: when the
+ *      tile's last A key equals the next B key, b[r.b_end], the B run of that
+ *      key goes on beyond the tile, and the upper bound of every A item with
+ *      that key is lab4_upper_bound_from(b, b_count, r.b_end, key), stored in
+ *      s.run_end (-1 otherwise). Barrier.
+ *   2. ONE sorted search (v2's, A first: upper = 0), each thread from its
+ *      diagonal: lower bounds (global) of the A items, flags of A and B items in
+ *      s.matched. B's bounds are not needed: they go to scratch (s.first + tile_a).
+ *      Barrier.
+ *   3. rows: thread t owns the tile's items t*VT .. t*VT + VT - 1 (in slot order:
+ *      stride VT, odd, so a warp's lanes hit different banks). An A item with a
+ *      match finds its upper bound where it stands: its B run starts at its
+ *      lower bound, inside the tile (the flag says b[lower] is its key) or just
+ *      past it; lab4_upper_bound_from on the tile's B keys from lower + 1 finds
+ *      the run's end (one read when the run has one key), and s.run_end replaces
+ *      it for the key that continues past the tile (keys[i] == halo.b_next).
+ *      (This replaces a second, B-first search: its merge path search and walk
+ *      cost as much as the first, for an answer most rows get in one read.)
+ *      Each item's rows with lab4_join_count (A item: upper - lower matches; B
+ *      item: its flag); an A item's first match (lower, or -1 without matches)
+ *      to s.first[i]. Then the tile's exclusive scan of the rows
+ *      (cub::BlockScan over the thread sums, then each thread its items) into
+ *      s.offset[slot]; the barrier after it (__syncthreads_or) also tells
+ *      whether any A item produces more than one row (tile.one_row_each).
+ * Returns the tile, the same in every thread. */
+static __device__ join_tile join_count_tile(const int32_t *__restrict__ a, int64_t a_count,
+                                            const int32_t *__restrict__ b, int64_t b_count,
+                                            const int64_t *__restrict__ partitions, int keep_a,
+                                            int keep_b, unsigned int *ticket, join_tile_shared &s)
+{
+    join_tile tile;
+    // BEGIN SOLUTION (Step 4.4): the three steps above: ticket; keys, halo and s.run_end; one A-first search (lower bounds, both flags); rows per item (upper bounds from the tile's B keys), first matches, BlockScan into s.offset; fill in tile
+    /* Steps 1-3 only: dead before s.offset is written. lower_s: A's lower bounds. */
+    int32_t *keys = (int32_t *)s.offset, *lower_s = keys + SEARCH_NV;
+
+    if (threadIdx.x == 0)
+        s.tile = atomicAdd(ticket, 1u);
+    __syncthreads();
+    tile.t = s.tile;
+    lab4_merge_range r = lab4_merge_tile_range(partitions, tile.t, SEARCH_NV, a_count, b_count);
+    int64_t a0 = r.a_begin, b0 = r.b_begin;
+    int tile_a = (int)(r.a_end - a0), tile_b = (int)(r.b_end - b0), tile_n = tile_a + tile_b;
+
+    /* 1. keys, halo, and the one run that may continue past the tile */
+    lab4_load_tile<SEARCH_NT, SEARCH_VT>(a + a0, tile_a, b + b0, tile_b, keys);
+    lab4_halo halo = lab4_tile_halo(a, b, b_count, r);
+    if (threadIdx.x == 0)
+        s.run_end = halo.has_b_next && tile_a > 0 && a[r.a_end - 1] == halo.b_next
+                        ? lab4_upper_bound_from(b, b_count, r.b_end, halo.b_next)
+                        : -1;
+    __syncthreads();
+
+    /* 2. one search, A first: lower bounds, and the flags of A and B items */
+    int diag = min((int)threadIdx.x * SEARCH_VT, tile_n);
+    int split = (int)lab4_merge_path_search(keys, tile_a, keys + tile_a, tile_b, diag, 0);
+    lab4_serial_search(keys, tile_a, tile_b, split, diag - split, min(SEARCH_VT, tile_n - diag),
+                       SEARCH_VT, 0, a0, b0, halo, lower_s, s.first + tile_a, s.matched,
+                       s.matched + tile_a);
+    __syncthreads();
+
+    /* 3. rows of this thread's items (upper bounds from the tile's B keys), first
+     * matches, the tile's scan */
+    const int64_t run_end = s.run_end;
+    int32_t item_rows[SEARCH_VT]; /* one item's rows: at most |B| < 2^31; their sums need 64 bits */
+    int64_t thread_rows = 0;
+    bool many_rows = false; /* an A item of this thread produces more than one row */
+#pragma unroll
+    for (int k = 0; k < SEARCH_VT; k++) {
+        int i = (int)threadIdx.x * SEARCH_VT + k;
+        int32_t c = 0;
+        if (i < tile_a) {
+            int64_t lower = lower_s[i], upper = lower;
+            if (s.matched[i]) {
+                int32_t key = keys[i];
+                upper = run_end >= 0 && key == halo.b_next
+                            ? run_end
+                            : b0 + lab4_upper_bound_from(keys + tile_a, tile_b, lower - b0 + 1, key);
+            }
+            c = (int32_t)lab4_join_count(1, upper - lower, 0, keep_a, keep_b);
+            s.first[i] = upper > lower ? (int32_t)lower : -1;
+            many_rows |= c > 1;
+        } else if (i < tile_n)
+            c = (int32_t)lab4_join_count(0, 0, s.matched[i], keep_a, keep_b);
+        item_rows[k] = c;
+        thread_rows += c;
+    }
+    int64_t before;
+    cub::BlockScan<int64_t, SEARCH_NT>(s.scan).ExclusiveSum(thread_rows, before, tile.rows); /* its barriers end steps 1-3 */
+#pragma unroll
+    for (int k = 0; k < SEARCH_VT; k++) {
+        int i = (int)threadIdx.x * SEARCH_VT + k;
+        if (i < tile_n)
+            s.offset[i] = before;
+        before += item_rows[k];
+    }
+    tile.one_row_each = !__syncthreads_or(many_rows);
+    tile.r = r;
+    tile.a = tile_a;
+    tile.n = tile_n;
+    tile.a_rows = tile_a < tile_n ? s.offset[tile_a] : tile.rows;
+    // STUB: (void)a; (void)a_count; (void)b; (void)b_count; (void)partitions; (void)keep_a;
+    // STUB: (void)keep_b; (void)ticket; (void)s;
+    // STUB: tile = join_tile{};
+    // END SOLUTION
+    return tile;
+}
+
+/* ---- the look-back ------------------------------------------------------------------ */
+
+/* A look-back status word: the flag in the top two bits, the running count of
+ * rows below (62 bits; a row count is at most |A| |B| <= 2^60), so that one
+ * 64-bit load reads both and relaxed atomics suffice (lab 3, lab3_tile.h). */
+#define LOOK_BACK_X 0ull /* nothing published yet */
+#define LOOK_BACK_A 1ull /* the tile's own count (its aggregate) */
+#define LOOK_BACK_P 2ull /* the count of the tile and all before it (its inclusive prefix) */
+#define LOOK_BACK_VALUE ((1ull << 62) - 1)
+typedef cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> status_ref;
+
+/* A tile publishes its aggregates as soon as its scan has them, before anything
+ * else it does: the tiles after it can then get past it sooner. Thread 0 stores
+ * A | tile.a_rows in status_a[t] and thread 32 A | (tile.rows - tile.a_rows) in
+ * status_b[t], relaxed (tile 0 stores nothing: it publishes its P at once). */
+static __device__ void join_publish_aggregates(const join_tile &tile, unsigned long long *status_a,
+                                               unsigned long long *status_b)
+{
+    if (tile.t == 0 || threadIdx.x % 32 != 0 || threadIdx.x > 32)
+        return;
+    const bool a_chain = threadIdx.x == 0;
+    int64_t aggregate = a_chain ? tile.a_rows : tile.rows - tile.a_rows;
+    status_ref((a_chain ? status_a : status_b)[tile.t])
+        .store(LOOK_BACK_A << 62 | (unsigned long long)aggregate, cuda::memory_order_relaxed);
+}
+
+/* One running count of the decoupled look-back (Merrill and Garland; lab 3,
+ * Step 3.4), for tile t, called by all 32 lanes of one warp (a whole warp, not
+ * one thread: the rest of the block waits at a barrier meanwhile, and a warp
+ * reads 32 predecessors per round trip where a thread reads one). The tile's
+ * aggregate (flag A) is already published (join_publish_aggregates). Window by
+ * window from tile t - 1 down: lane l reads tile t - 1 - l (a tile
+ * before 0 counts as P with value 0), the warp polls while any lane sees X
+ * (__nanosleep between polls; __any_sync), finds the nearest lane with a P
+ * (__ballot_sync, lowest set bit), adds the values of the lanes up to that one
+ * (a __shfl_xor_sync sum: every lane gets it) and stops there, or adds all 32
+ * and moves 32 tiles back. Lane 0 then publishes P = the sum + aggregate.
+ * Returns the sum, in every lane: the rows of all tiles before t. The wait
+ * ends: tiles take their numbers from a ticket in the order they start, so every
+ * predecessor is already running and publishes its A before it looks back.
+ * Loads and stores: status_ref(status[p]).load / .store with
+ * cuda::memory_order_relaxed (flag and value are one word). */
+static __device__ int64_t join_look_back(unsigned long long *status, int64_t t, int64_t aggregate)
+{
+    // BEGIN SOLUTION (Step 4.4): windows of 32 predecessors t-1-lane: poll while any lane sees X, ballot the P lanes, sum the values up to the nearest P (shuffles), stop there or go 32 back; lane 0 publishes P = sum + aggregate; return the sum
+    const int lane = threadIdx.x % 32;
+    int64_t before = 0;
+    for (int64_t end = t; end > 0; end -= 32) {
+        int64_t p = end - 1 - lane;
+        unsigned long long word =
+            p >= 0 ? status_ref(status[p]).load(cuda::memory_order_relaxed) : LOOK_BACK_P << 62;
+        while (__any_sync(0xffffffffu, word >> 62 == LOOK_BACK_X)) {
+            __nanosleep(64);
+            if (word >> 62 == LOOK_BACK_X)
+                word = status_ref(status[p]).load(cuda::memory_order_relaxed);
+        }
+        unsigned p_lanes = __ballot_sync(0xffffffffu, word >> 62 == LOOK_BACK_P);
+        int nearest_p = p_lanes ? __ffs(p_lanes) - 1 : 31; /* lanes past it are not needed */
+        int64_t value = lane <= nearest_p ? (int64_t)(word & LOOK_BACK_VALUE) : 0;
+        for (int d = 16; d > 0; d /= 2)
+            value += __shfl_xor_sync(0xffffffffu, value, d);
+        before += value;
+        if (p_lanes)
+            break;
+    }
+    if (lane == 0)
+        status_ref(status[t]).store(LOOK_BACK_P << 62 | (unsigned long long)(before + aggregate),
+                                    cuda::memory_order_relaxed);
+    return before;
+    // STUB: (void)status; (void)t; (void)aggregate;
+    // STUB: return 0;
+    // END SOLUTION
+}
+
+/* Step 3 of the file's header (all threads call it, after
+ * join_publish_aggregates): the rows of all tiles before this one, from A rows (warp 0, on status_a) and from kept B rows
+ * (warp 1, on status_b), into s.prefix[0] and s.prefix[1], then a barrier. The
+ * last tile also writes the totals: *a_rows_total (all rows with an A side) and
+ * *rows (all rows). */
+static __device__ void join_rows_before(const join_tile &tile, int64_t tiles,
+                                        unsigned long long *status_a, unsigned long long *status_b,
+                                        int64_t *a_rows_total, int64_t *rows, join_tile_shared &s)
+{
+    // BEGIN SOLUTION (Step 4.4): warps 0 and 1 each join_look_back on their chain (A rows: tile.a_rows; kept B rows: the rest), lane 0 stores the sum in s.prefix; barrier; the last tile's thread 0 writes both totals
+    const int warp = (int)threadIdx.x / 32;
+    if (warp < 2) {
+        int64_t rows_before = join_look_back(warp == 0 ? status_a : status_b, tile.t,
+                                             warp == 0 ? tile.a_rows : tile.rows - tile.a_rows);
+        if (threadIdx.x % 32 == 0)
+            s.prefix[warp] = rows_before;
+    }
+    __syncthreads();
+    if (tile.t == tiles - 1 && threadIdx.x == 0) {
+        *a_rows_total = s.prefix[0] + tile.a_rows;
+        *rows = s.prefix[0] + s.prefix[1] + tile.rows;
+    }
+    // STUB: (void)tile; (void)tiles; (void)status_a; (void)status_b; (void)a_rows_total; (void)rows;
+    // STUB: (void)s;
+    // END SOLUTION
+}
+
+/* The tile's kept B rows (a right or outer join's B rows without partner), in
+ * order, into b_rows: B item j (slot tile.a + j) at (kept B rows of earlier
+ * tiles: s.prefix[1]) + s.offset[slot] - tile.a_rows. Coalesced, thread t takes
+ * slots tile.a + t, + SEARCH_NT, ... */
+static __device__ void join_store_b_items(const join_tile &tile, const join_tile_shared &s, int keep_a,
+                                          int keep_b, int32_t *__restrict__ b_rows)
+{
+    if (!keep_b)
+        return;
+    for (int i = tile.a + (int)threadIdx.x; i < tile.n; i += SEARCH_NT)
+        if (lab4_join_count(0, 0, s.matched[i], keep_a, keep_b))
+            b_rows[s.prefix[1] + s.offset[i] - tile.a_rows] = (int32_t)(tile.r.b_begin + i - tile.a);
+}
+
+/* The kept B rows after all rows with an A side: b_rows[u] becomes output row
+ * a_rows + u, (-1, b_rows[u]), for u < rows - a_rows. A grid-stride loop over
+ * every thread of the grid. */
+static __device__ void join_write_b_rows(const int32_t *__restrict__ b_rows, int64_t a_count, int64_t a_rows,
+                                         int64_t rows, int32_t *__restrict__ out_a,
+                                         int32_t *__restrict__ out_b)
+{
+    // BEGIN SOLUTION (Step 4.4): grid-stride over u; lab4_join_row(a_count + b_rows[u], 0, a_count, -1, ...)
+    for (int64_t u = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; u < rows - a_rows;
+         u += (int64_t)gridDim.x * blockDim.x) {
+        int32_t a_index, b_index;
+        lab4_join_row(a_count + b_rows[u], 0, a_count, -1, &a_index, &b_index);
+        out_a[a_rows + u] = a_index;
+        out_b[a_rows + u] = b_index;
+    }
+    // STUB: (void)b_rows; (void)a_count; (void)a_rows; (void)rows; (void)out_a; (void)out_b;
+    // END SOLUTION
+}
+
+/* ---- host side ------------------------------------------------------------------------ */
+
+/* The search tiles of a join of n keys. */
+static inline int64_t join_search_tiles(int64_t n) { return (int64_t)kit_div_up((size_t)n, SEARCH_NV); }
+
+/* Before the tile kernel: the search's tile boundaries (the merge's partition
+ * kernel, A first on ties) and a clean slate for the look-back: the ticket and
+ * both status words of every tile start at 0 (X) in every run, or the second run
+ * would find the first run's prefixes. The launcher has checked the sizes. */
+static inline int join_search_prepare(const lab4_io *io, int64_t tiles, cudaStream_t stream)
+{
+    int err = lab4_launch_merge_partitions(io->a, (int64_t)io->a_count, io->b, (int64_t)io->b_count,
+                                           SEARCH_NV, 0, tiles, io->partitions, stream);
+    if (err)
+        return err;
+    return KIT_CHECK(cudaMemsetAsync(io->ws.status, 0, (1 + 2 * (size_t)tiles) * sizeof(unsigned long long),
+                                     stream));
+}
+
+/* The join's flags: keep A rows without partner (left, outer), B rows (right, outer). */
+static inline void join_keeps(const lab4_io *io, int *keep_a, int *keep_b)
+{
+    *keep_a = io->join == LAB4_LEFT || io->join == LAB4_OUTER;
+    *keep_b = io->join == LAB4_RIGHT || io->join == LAB4_OUTER;
+}
+
+/* The capacity as the kernels compare it with the device's row count. */
+static inline int64_t join_capacity(const lab4_io *io)
+{
+    return io->join_capacity < (size_t)INT64_MAX ? (int64_t)io->join_capacity : INT64_MAX;
+}
+
+/* The end of both launchers: the one copy of the row count to the host, after
+ * everything is enqueued; wait for it, set *io->join_rows, and refuse a join of
+ * more rows than join_capacity. */
+static inline int join_finish(const lab4_io *io, cudaStream_t stream)
+{
+    const lab4_join_ws *ws = &io->ws;
+    int err;
+    if ((err = KIT_CHECK(cudaMemcpyAsync(ws->h_rows, ws->rows, sizeof(int64_t), cudaMemcpyDeviceToHost,
+                                         stream))) ||
+        (err = KIT_CHECK(cudaStreamSynchronize(stream))))
+        return err;
+    *io->join_rows = (size_t)*ws->h_rows;
+    return *io->join_rows > io->join_capacity ? LAB4_ERR_JOIN_TOO_LARGE : 0;
+}
+
+#endif
