@@ -614,7 +614,7 @@ static void join_large_tables(int v)
 }
 
 Test(lab4_v4, join_large_tables) { join_large_tables(4); }
-Test(lab4_v5, join_large_tables) { join_large_tables(5); }
+Test(lab4_v5, large_tables) { join_large_tables(5); } /* not "join_...": the 4.4 filter *join* must not run it */
 
 /* The table and the suites must not drift apart. */
 Test(lab4_table, one_suite_per_variant)
