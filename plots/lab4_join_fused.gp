@@ -1,6 +1,6 @@
 # data: lab4_join_fused.csv
 # lab4's joins at 2^24 keys as a share of the copy rate (inputs read + rows
-# written, against a memcpy of the same bytes in the same run): Step 4.4 before
+# written, as a share of the driver's memcpy row in the same run): Step 4.4 before
 # this change, Step 4.4 now (its partitions from the merge's launcher) and the
 # fused join of Step 4.5, every join type, unique keys and about 4 rows per key.
 # Each bar is the mean of the run's two rounds, its whiskers the two rounds; the
@@ -8,7 +8,7 @@
 call 'plots/style.gp' ARG1 ARG2
 ratios = sprintf("< awk -F, -f plots/lab4_join_fused.awk '%s'", csv)
 set title sprintf("lab4: the joins at 2^{24} keys, before and after Step 4.5 (%s)", gpu)
-set ylabel "x memcpy of the same bytes"
+set ylabel "share of the memcpy row's GB/s"
 set yrange [0:0.4]
 set style fill solid 0.8 border -1
 set boxwidth 0.26
