@@ -24,19 +24,20 @@
  * Bytes moved: the keys once (4n), the rows (8R), and 8U for the U kept B rows:
  * 4n + 8U + 8R, against Step 4.4's 16n + 8U + 8R.
  * The price: a tile writes all the rows of its A rows, so one key with a huge
- * outer product (the 3000 x 3000 test) is expanded by the one or two blocks that
- * hold its A rows, not spread over the GPU as in Step 4.4. The chunks keep the
+ * outer product (the 3000 x 3000 test) is expanded by the few blocks that hold
+ * its A rows, not spread over the GPU as in Step 4.4. The chunks keep the
  * shared memory bounded; the time of that tile is what grows.
- * The capacity: a tile writes its rows only when they all end below
- * join_capacity, so nothing is ever written past it; but a tile cannot know the
+ * The capacity: a tile writes its rows with an A side only when they all end at
+ * or below join_capacity (the kept B rows wait for the whole count), so
+ * nothing is ever written past it; but a tile cannot know the
  * total when it writes, so a join refused with LAB4_ERR_JOIN_TOO_LARGE may have
  * written some rows below the capacity (Step 4.4 writes none, lab4.h).
  * Records no phase events (lab4_io.phase_events): it has one pass. */
 #include "lab4_join.cuh"
 
-/* The expand's chunk: SEARCH_NT threads x OUT_VT items (rows + A rows). 9, not
- * the search's 11: obj_s then fits beside the search tile in 48 KB of static
- * shared memory. */
+/* The expand's chunk: SEARCH_NT threads x OUT_VT items (rows + A rows). 9 is
+ * the most that fits: with obj_s the block's static shared memory is 48,192
+ * bytes, under the 49,152 a block may have without asking for more. */
 enum { OUT_VT = 9, OUT_NV = SEARCH_NT * OUT_VT };
 
 /* The load-balancing search of one chunk of the tile's A rows (all threads
