@@ -111,7 +111,7 @@ join_expand(const int64_t *__restrict__ offsets, const int32_t *__restrict__ fir
             const int64_t *__restrict__ partitions, int32_t *__restrict__ out_a,
             int32_t *__restrict__ out_b)
 {
-    // TODO(Step 4.4): return if *rows > capacity; for each of this block's tiles: stage first_s (above: -1 for object -1), lab4_tile_lbs, write each output's (a, b) pair coalesced, barrier; then the B rows (join_write_b_rows) (about 34 lines)
+    // TODO(Step 4.4): return if *rows > capacity; for each of this block's tiles: stage first_s (above: -1 for object -1), lab4_tile_lbs, write each output's (a, b) pair coalesced (join_store_row), barrier; then the B rows (join_write_b_rows) (about 31 lines)
 }
 
 /* ---- the launcher ------------------------------------------------------------------- */
@@ -146,6 +146,6 @@ extern "C" int lab4_join(const lab4_io *io, cudaStream_t stream)
                 return err;
         return 0;
     }
-    // TODO(Step 4.4): check the partitions (search tiles, and the expand of join_capacity rows) and the status words; 1. join_search_prepare, join_search_scan, record_phase 0; 2. join_partitions, record_phase 1; 3. join_expand, record_phase 2; then join_finish (about 38 lines)
+    // TODO(Step 4.4): check the sizes (join_sizes_fit, and the partitions of an expand of join_capacity rows); 1. join_search_prepare, join_search_scan, record_phase 0; 2. join_partitions, record_phase 1; 3. join_expand, record_phase 2; then join_finish (about 36 lines)
     return KIT_TODO;
 }

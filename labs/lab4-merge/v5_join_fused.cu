@@ -35,10 +35,15 @@
  * Records no phase events (lab4_io.phase_events): it has one pass. */
 #include "lab4_join.cuh"
 
-/* The expand's chunk: SEARCH_NT threads x OUT_VT items (rows + A rows). 9 is
- * the most that fits: with obj_s the block's static shared memory is 48,192
- * bytes, under the 49,152 a block may have without asking for more. */
-enum { OUT_VT = 9, OUT_NV = SEARCH_NT * OUT_VT };
+/* The expand's chunk: SEARCH_NT threads x OUT_VT items (rows + A rows), as many
+ * as obj_s can hold beside the search tile in the 48 KB of static shared memory
+ * a block may have without asking for more (9 for the 256 x 11 tile: 48,192
+ * bytes in all). */
+enum {
+    OUT_VT = (48 * 1024 - (int)sizeof(join_tile_shared)) / ((int)sizeof(int32_t) * SEARCH_NT),
+    OUT_NV = SEARCH_NT * OUT_VT
+};
+static_assert(OUT_VT >= 1, "no room for the expand's chunk beside the search tile");
 
 /* The load-balancing search of one chunk of the tile's A rows (all threads
  * call it). The tile's A items are objects 0 .. tile.a - 1 with offsets
@@ -69,15 +74,15 @@ static __device__ int64_t stage_chunk(const join_tile &tile, const join_tile_sha
  *   4. when the tile's rows with an A side end at or below capacity (rows from
  *      A before the tile + tile.a_rows <= capacity; the same answer in every
  *      thread), store them, with (rows from A before the tile) + row as the
- *      output row:
+ *      output row (join_store_row writes lab4_join_row's pair there):
  *      - tile.one_row_each (unique keys): no search at all. A item i has a row
  *        when it has a match (s.first[i] >= 0) or the join keeps it, and that
- *        row is s.offset[i]: lab4_join_row(a0 + i, 0, a_count, s.first[i], ...),
+ *        row is s.offset[i]: object a0 + i, rank 0, first match s.first[i],
  *        thread t taking i = t, t + SEARCH_NT, ... (neighbours write
  *        neighbouring rows);
  *      - otherwise chunk by chunk: row first + j of the chunk, thread t taking
- *        j = t, t + SEARCH_NT, ...: its A item i = obj_s[j], rank = row -
- *        s.offset[i], lab4_join_row(a0 + i, rank, a_count, s.first[i], ...).
+ *        j = t, t + SEARCH_NT, ...: its A item i = obj_s[j], object a0 + i,
+ *        rank row - s.offset[i], first match s.first[i].
  *        Then, while chunks remain: barrier (the next chunk overwrites obj_s),
  *        stage_chunk. */
 __global__ void __launch_bounds__(SEARCH_NT)
@@ -87,7 +92,7 @@ join_fused_tiles(const int32_t *__restrict__ a, int64_t a_count, const int32_t *
                  unsigned long long *status_b, int32_t *__restrict__ b_rows, int64_t *a_rows_total,
                  int64_t *rows, int32_t *__restrict__ out_a, int32_t *__restrict__ out_b)
 {
-    // TODO(Step 4.5): the four steps above: count and publish; stage the first chunk unless one_row_each; look back and store the kept B items; if the A rows fit below capacity, store them: directly at s.offset[i] (one_row_each), or each chunk coalesced, staging the next one after a barrier (about 34 lines)
+    // TODO(Step 4.5): the four steps above: count and publish; stage the first chunk unless one_row_each; look back and store the kept B items; if the A rows fit below capacity, store them with join_store_row: directly at s.offset[i] (one_row_each), or each chunk coalesced, staging the next one after a barrier (about 30 lines)
     (void)a; (void)a_count; (void)b; (void)b_count; (void)partitions; (void)tiles;
     (void)keep_a; (void)keep_b; (void)capacity; (void)ticket; (void)status_a; (void)status_b;
     (void)b_rows; (void)a_rows_total; (void)rows; (void)out_a; (void)out_b; (void)stage_chunk;
@@ -107,8 +112,9 @@ __global__ void join_fused_b_rows(const int32_t *__restrict__ b_rows, int64_t a_
 /* The fused join's launcher: the search's partitions and reset
  * (join_search_prepare), one block per search tile, then (right and outer
  * joins) the kept B rows on the blocks resident on the GPU, and the one copy of
- * the row count (join_finish). The scratch it uses: ws.status, ws.b_rows, and
- * ws.offsets[a_count] for the rows with an A side. */
+ * the row count (join_finish). The scratch it uses: io->partitions, ws.status,
+ * ws.b_rows, ws.offsets[a_count] for the rows with an A side, ws.rows and
+ * ws.h_rows for the row count. */
 extern "C" int lab4_join_fused(const lab4_io *io, cudaStream_t stream)
 {
     int64_t a_count = (int64_t)io->a_count, b_count = (int64_t)io->b_count;
@@ -116,7 +122,7 @@ extern "C" int lab4_join_fused(const lab4_io *io, cudaStream_t stream)
     *io->join_rows = 0; /* until the row count is known */
     if (n == 0)
         return 0;
-    // TODO(Step 4.5): check the search's partitions and the status words; join_search_prepare; join_fused_tiles; join_fused_b_rows when the join keeps B rows; join_finish (about 28 lines)
+    // TODO(Step 4.5): check the sizes (join_sizes_fit); join_search_prepare; join_fused_tiles; join_fused_b_rows when the join keeps B rows; join_finish (about 27 lines)
     (void)a_count; (void)b_count; (void)stream;
     return KIT_TODO;
 }

@@ -47,11 +47,14 @@ struct join_tile {
     lab4_merge_range r; /* its A and B intervals */
     int a, n;           /* A items, all items */
     int64_t rows;       /* the rows its items produce */
-    int64_t a_rows;     /* of those, the rows with an A side (the A items' rows come first) */
+    int64_t a_rows;     /* of those, the rows with an A side (the A items' rows come first):
+                           s.offset[a], or rows when the tile has no B item (slot a is
+                           then not written) */
     bool one_row_each;  /* no A item produces more than one row (unique keys do not) */
 };
 
-/* Steps 1 and 2 of the file's header for the tile the ticket gives this block
+/* Steps 1 and 2 of the file's header (the search; the rows and their scan),
+ * in three steps, for the tile the ticket gives this block
  * (all SEARCH_NT threads call it; tile t owns the merge items of partitions[t] ..
  * [t + 1], A's first). Shared item slots as in search_tiles (v2): A item i at i,
  * B item j at tile_a + j.
@@ -143,7 +146,10 @@ static __device__ join_tile join_count_tile(const int32_t *__restrict__ a, int64
         thread_rows += c;
     }
     int64_t before;
-    cub::BlockScan<int64_t, SEARCH_NT>(s.scan).ExclusiveSum(thread_rows, before, tile.rows); /* its barriers end steps 1-3 */
+    /* keys and lower_s (in s.offset's bytes) were read for the last time above: the
+     * scan's own barrier (cub's default raking scan waits for every thread's sum
+     * before any thread gets its result) ends steps 1-3 */
+    cub::BlockScan<int64_t, SEARCH_NT>(s.scan).ExclusiveSum(thread_rows, before, tile.rows);
 #pragma unroll
     for (int k = 0; k < SEARCH_VT; k++) {
         int i = (int)threadIdx.x * SEARCH_VT + k;
@@ -278,6 +284,18 @@ static __device__ void join_store_b_items(const join_tile &tile, const join_tile
             b_rows[s.prefix[1] + s.offset[i] - tile.a_rows] = (int32_t)(tile.r.b_begin + i - tile.a);
 }
 
+/* Output row `row`: the pair lab4_join_row gives for object obj and rank
+ * (lab4_search.h), stored to out_a[row] and out_b[row]. */
+static __device__ __forceinline__ void join_store_row(int64_t obj, int64_t rank, int64_t a_count,
+                                                      int32_t first_b, int64_t row, int32_t *__restrict__ out_a,
+                                                      int32_t *__restrict__ out_b)
+{
+    int32_t a_index, b_index;
+    lab4_join_row(obj, rank, a_count, first_b, &a_index, &b_index);
+    out_a[row] = a_index;
+    out_b[row] = b_index;
+}
+
 /* The kept B rows after all rows with an A side: b_rows[u] becomes output row
  * a_rows + u, (-1, b_rows[u]), for u < rows - a_rows. A grid-stride loop over
  * every thread of the grid. */
@@ -285,14 +303,10 @@ static __device__ void join_write_b_rows(const int32_t *__restrict__ b_rows, int
                                          int64_t rows, int32_t *__restrict__ out_a,
                                          int32_t *__restrict__ out_b)
 {
-    // BEGIN SOLUTION (Step 4.4): grid-stride over u; lab4_join_row(a_count + b_rows[u], 0, a_count, -1, ...)
+    // BEGIN SOLUTION (Step 4.4): grid-stride over u; join_store_row(a_count + b_rows[u], 0, a_count, -1, a_rows + u, ...)
     for (int64_t u = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; u < rows - a_rows;
-         u += (int64_t)gridDim.x * blockDim.x) {
-        int32_t a_index, b_index;
-        lab4_join_row(a_count + b_rows[u], 0, a_count, -1, &a_index, &b_index);
-        out_a[a_rows + u] = a_index;
-        out_b[a_rows + u] = b_index;
-    }
+         u += (int64_t)gridDim.x * blockDim.x)
+        join_store_row(a_count + b_rows[u], 0, a_count, -1, a_rows + u, out_a, out_b);
     // STUB: (void)b_rows; (void)a_count; (void)a_rows; (void)rows; (void)out_a; (void)out_b;
     // END SOLUTION
 }
@@ -302,18 +316,39 @@ static __device__ void join_write_b_rows(const int32_t *__restrict__ b_rows, int
 /* The search tiles of a join of n keys. */
 static inline int64_t join_search_tiles(int64_t n) { return (int64_t)kit_div_up((size_t)n, SEARCH_NV); }
 
-/* Before the tile kernel: the search's tile boundaries (the merge's partition
- * kernel, A first on ties) and a clean slate for the look-back: the ticket and
- * both status words of every tile start at 0 (X) in every run, or the second run
- * would find the first run's prefixes. The launcher has checked the sizes. */
-static inline int join_search_prepare(const lab4_io *io, int64_t tiles, cudaStream_t stream)
+/* The look-back's words in ws.status: the ticket, then one status word per
+ * search tile for each running count (rows with an A side, kept B rows). */
+struct join_status {
+    unsigned int *ticket;
+    unsigned long long *a, *b;
+};
+
+/* Before the tile kernel (the launcher has checked the sizes with
+ * join_sizes_fit): the search's tile boundaries (the merge's partition kernel,
+ * A first on ties) and a clean slate for the look-back: the ticket and both
+ * status words of every tile start at 0 (X) in every run, or the second run
+ * would find the first run's prefixes. Sets *status to the words' places. */
+static inline int join_search_prepare(const lab4_io *io, int64_t tiles, join_status *status,
+                                      cudaStream_t stream)
 {
+    status->ticket = (unsigned int *)io->ws.status;
+    status->a = io->ws.status + 1;
+    status->b = status->a + tiles;
     int err = lab4_launch_merge_partitions(io->a, (int64_t)io->a_count, io->b, (int64_t)io->b_count,
                                            SEARCH_NV, 0, tiles, io->partitions, stream);
     if (err)
         return err;
     return KIT_CHECK(cudaMemsetAsync(io->ws.status, 0, (1 + 2 * (size_t)tiles) * sizeof(unsigned long long),
                                      stream));
+}
+
+/* Whether the search's tiles + 1 partition boundaries and the look-back's
+ * status words fit the scratch the caller gave (every launcher checks before
+ * it launches anything, lab4.h). */
+static inline bool join_sizes_fit(const lab4_io *io, int64_t tiles)
+{
+    return (size_t)tiles + 1 <= io->partition_capacity &&
+           lab4_join_status_words(io->a_count + io->b_count) <= io->ws.status_words;
 }
 
 /* The join's flags: keep A rows without partner (left, outer), B rows (right, outer). */

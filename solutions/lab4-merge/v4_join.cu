@@ -130,7 +130,7 @@ join_expand(const int64_t *__restrict__ offsets, const int32_t *__restrict__ fir
             const int64_t *__restrict__ partitions, int32_t *__restrict__ out_a,
             int32_t *__restrict__ out_b)
 {
-    // BEGIN SOLUTION (Step 4.4): return if *rows > capacity; for each of this block's tiles: stage first_s (above: -1 for object -1), lab4_tile_lbs, write each output's (a, b) pair coalesced, barrier; then the B rows (join_write_b_rows)
+    // BEGIN SOLUTION (Step 4.4): return if *rows > capacity; for each of this block's tiles: stage first_s (above: -1 for object -1), lab4_tile_lbs, write each output's (a, b) pair coalesced (join_store_row), barrier; then the B rows (join_write_b_rows)
     __shared__ int64_t off_s[NV + 1];
     __shared__ int32_t obj_s[NV];
     /* first_s[o - obj_begin + 1] = first_b[o]: slot 0 for object obj_begin - 1,
@@ -155,11 +155,8 @@ join_expand(const int64_t *__restrict__ offsets, const int32_t *__restrict__ fir
             if (i < tile_out) {
                 int64_t obj = obj_s[i];
                 int slot = (int)(obj - r.obj_begin + 1);
-                int32_t a_index, b_index;
-                lab4_join_row(obj, r.out_begin + i - off_s[slot], a_count, first_s[slot], &a_index,
-                              &b_index);
-                out_a[r.out_begin + i] = a_index;
-                out_b[r.out_begin + i] = b_index;
+                join_store_row(obj, r.out_begin + i - off_s[slot], a_count, first_s[slot], r.out_begin + i,
+                               out_a, out_b);
             }
         }
         __syncthreads(); /* the next tile overwrites off_s, obj_s and first_s */
@@ -200,15 +197,14 @@ extern "C" int lab4_join(const lab4_io *io, cudaStream_t stream)
                 return err;
         return 0;
     }
-    // BEGIN SOLUTION (Step 4.4): check the partitions (search tiles, and the expand of join_capacity rows) and the status words; 1. join_search_prepare, join_search_scan, record_phase 0; 2. join_partitions, record_phase 1; 3. join_expand, record_phase 2; then join_finish
+    // BEGIN SOLUTION (Step 4.4): check the sizes (join_sizes_fit, and the partitions of an expand of join_capacity rows); 1. join_search_prepare, join_search_scan, record_phase 0; 2. join_partitions, record_phase 1; 3. join_expand, record_phase 2; then join_finish
     const lab4_join_ws *ws = &io->ws;
     int keep_a, keep_b;
     join_keeps(io, &keep_a, &keep_b);
     const int64_t capacity = join_capacity(io); /* a larger one fails the partition check */
     const int64_t search_tiles = join_search_tiles(n);
     size_t most_expand_tiles = kit_div_up((size_t)capacity + (size_t)a_count, NV);
-    if ((size_t)search_tiles + 1 > io->partition_capacity || most_expand_tiles + 1 > io->partition_capacity ||
-        lab4_join_status_words((size_t)n) > ws->status_words)
+    if (!join_sizes_fit(io, search_tiles) || most_expand_tiles + 1 > io->partition_capacity)
         return KIT_CHECK(cudaErrorInvalidValue);
     static int partition_grid, expand_grid; /* resident blocks, asked once */
     if (!expand_grid && ((err = kit_resident_blocks(join_partitions, LAB4_PARTITION_NT, 0, &partition_grid)) ||
@@ -216,13 +212,12 @@ extern "C" int lab4_join(const lab4_io *io, cudaStream_t stream)
         return err;
 
     /* 1. search, count and scan: one pass over the keys */
-    unsigned int *ticket = (unsigned int *)ws->status;
-    unsigned long long *status_a = ws->status + 1, *status_b = status_a + search_tiles;
-    if ((err = join_search_prepare(io, search_tiles, stream)))
+    join_status status;
+    if ((err = join_search_prepare(io, search_tiles, &status, stream)))
         return err;
     join_search_scan<<<(unsigned)search_tiles, SEARCH_NT, 0, stream>>>(
-        io->a, a_count, io->b, b_count, io->partitions, search_tiles, keep_a, keep_b, ticket, status_a,
-        status_b, ws->offsets, ws->first_b, ws->b_rows, ws->rows);
+        io->a, a_count, io->b, b_count, io->partitions, search_tiles, keep_a, keep_b, status.ticket, status.a,
+        status.b, ws->offsets, ws->first_b, ws->b_rows, ws->rows);
     if ((err = KIT_LAUNCH_CHECK()) || (err = record_phase(io, 0, stream)))
         return err;
 

@@ -397,6 +397,19 @@ Test(lab4_v4, phase_events_recorded_on_every_successful_path)
     free(b);
 }
 
+/* True when count int32 from d_ptr all still hold kit_poison's bytes (0xA5). */
+static int still_poisoned(const int32_t *d_ptr, size_t count)
+{
+    int32_t *h = kit_download(d_ptr, count * sizeof(int32_t));
+    int32_t poison;
+    memset(&poison, 0xA5, sizeof poison);
+    size_t k = 0;
+    while (k < count && h[k] == poison)
+        k++;
+    free(h);
+    return k == count;
+}
+
 /* The launcher computes the output size first and refuses to write past the
  * capacity it was given: a clean error code, the true row count, no crash. */
 static void output_larger_than_capacity(int v)
@@ -412,6 +425,8 @@ static void output_larger_than_capacity(int v)
     size_t capacity = io->join_capacity;
     cr_assert(eq(sz, capacity, (size_t)N * N));
     io->join_capacity = 1000;
+    cr_assert(eq(int, kit_poison(io->join_a, capacity * sizeof(int32_t), 0), 0));
+    cr_assert(eq(int, kit_poison(io->join_b, capacity * sizeof(int32_t), 0), 0));
     const char *step = lab4_variants[v].info.step;
     int r = lab4_variants[v].run(io, 0);
     if (r == KIT_TODO)
@@ -422,6 +437,10 @@ static void output_larger_than_capacity(int v)
     cr_assert(eq(sz, *io->join_rows, (size_t)N * N),
               "Step %s: on LAB4_ERR_JOIN_TOO_LARGE, *join_rows holds the true row count (lab4.h)", step);
     cr_assert(eq(int, (int)cudaDeviceSynchronize(), 0), "the context must survive");
+    size_t untouched_from = v == 4 ? 0 : 1000; /* Step 4.4 writes no row, Step 4.5 none past the capacity */
+    cr_assert(still_poisoned(io->join_a + untouched_from, capacity - untouched_from) &&
+                  still_poisoned(io->join_b + untouched_from, capacity - untouched_from),
+              "Step %s: a join refused at join_capacity 1000 wrote rows from %zu on", step, untouched_from);
     io->join_capacity = capacity;
     kit_test_expect_pass(lab4_problem_case(p, v), step, "after the refused run");
     lab4_problem_destroy(p);
@@ -431,26 +450,14 @@ static void output_larger_than_capacity(int v)
 Test(lab4_v4, output_larger_than_capacity_is_a_clean_error) { output_larger_than_capacity(4); }
 Test(lab4_v5, output_larger_than_capacity_is_a_clean_error) { output_larger_than_capacity(5); }
 
-/* True when count int32 from d_ptr all still hold kit_poison's bytes (0xA5). */
-static int still_poisoned(const int32_t *d_ptr, size_t count)
-{
-    int32_t *h = kit_download(d_ptr, count * sizeof(int32_t));
-    int32_t poison;
-    memset(&poison, 0xA5, sizeof poison);
-    size_t k = 0;
-    while (k < count && h[k] == poison)
-        k++;
-    free(h);
-    return k == count;
-}
-
 /* The row count stays on the device until the launcher's last step, so the
  * expand is launched for join_capacity rows and must itself find a bigger join
  * and write nothing (Step 4.4), or nothing past the capacity (Step 4.5, whose
  * tiles write before the total is known). At the edges: capacity = rows passes,
  * rows - 1 is refused with the true count and leaves the output as it was (4.4)
  * or its last row as it was (4.5); a capacity 4x the rows
- * passes (the expand's grid sized for it); runs in a row agree (the look-back's
+ * passes (Step 4.4's expand grid sized for it); an inner join refused at half
+ * its rows writes none (4.4) or none from the capacity on (4.5); runs in a row agree (the look-back's
  * status words are reset in every run); a join of disjoint tables has 0 rows. */
 static void capacity_edges_and_repeated_runs(int v)
 {
@@ -486,6 +493,22 @@ static void capacity_edges_and_repeated_runs(int v)
         cr_assert(still_poisoned(io->join_a + rows - 1, 1) && still_poisoned(io->join_b + rows - 1, 1),
                   "Step %s: a join that does not fit writes nothing past the capacity (row %zu)", step, rows - 1);
 
+    /* An inner join (no B rows to wait for) refused at half its rows: a limit
+     * inside the tiles, so Step 4.5's tiles on both sides of it decide alone. */
+    cr_assert(eq(int, lab4_problem_set_join(p, LAB4_INNER), 0));
+    size_t inner_rows = lab4_problem_join_rows(p), half = inner_rows / 2;
+    io->join_capacity = half;
+    cr_assert(eq(int, kit_poison(io->join_a, inner_rows * sizeof(int32_t), 0), 0));
+    cr_assert(eq(int, kit_poison(io->join_b, inner_rows * sizeof(int32_t), 0), 0));
+    r = lab4_variants[v].run(io, 0);
+    cr_assert(eq(int, r, LAB4_ERR_JOIN_TOO_LARGE), "Step %s: inner join of %zu rows with join_capacity %zu", step,
+              inner_rows, half);
+    cr_assert(eq(sz, *io->join_rows, inner_rows), "Step %s: the true count after a refusal", step);
+    size_t from = v == 4 ? 0 : half;
+    cr_assert(still_poisoned(io->join_a + from, inner_rows - from) && still_poisoned(io->join_b + from, inner_rows - from),
+              "Step %s: an inner join refused at join_capacity %zu wrote rows from %zu on", step, half, from);
+    cr_assert(eq(int, lab4_problem_set_join(p, LAB4_OUTER), 0));
+
     io->join_capacity = 4 * rows; /* more than the buffers hold: the join must write only its rows */
     r = lab4_variants[v].run(io, 0);
     cr_assert(eq(int, r, 0), "Step %s: join_capacity 4x the rows", step);
@@ -510,6 +533,32 @@ static void capacity_edges_and_repeated_runs(int v)
 
 Test(lab4_v4, capacity_edges_and_repeated_runs) { capacity_edges_and_repeated_runs(4); }
 Test(lab4_v5, capacity_edges_and_repeated_runs) { capacity_edges_and_repeated_runs(5); }
+
+/* One table, both store paths of Step 4.5 in one launch: the first half of
+ * the keys unique (tiles whose A rows have at most one row each), the second
+ * about 4 rows per key (tiles that stage chunks), so tiles of both kinds chain
+ * through one look-back. Run on both joins. */
+static void unique_then_duplicated_keys(int v)
+{
+    KIT_TEST_REQUIRE_GPU();
+    size_t n = 12 * LAB4_SEARCH_NV + 7, na = n / 2, nb = n - na;
+    int32_t *a = malloc(na * sizeof(int32_t)), *b = malloc(nb * sizeof(int32_t));
+    int32_t *t[2] = { a, b };
+    size_t count[2] = { na, nb };
+    for (int side = 0; side < 2; side++) {
+        size_t half = count[side] / 2;
+        lab4_make_table(t[side], half, 1, 61 + side);
+        lab4_make_table(t[side] + half, count[side] - half, 4, 63 + side);
+        for (size_t i = half; i < count[side]; i++) /* past every key of the first half */
+            t[side][i] += (int32_t)(4 * n);
+    }
+    join_all_types(v, a, na, b, nb, "unique keys, then about 4 rows per key");
+    free(a);
+    free(b);
+}
+
+Test(lab4_v4, unique_then_duplicated_keys) { unique_then_duplicated_keys(4); }
+Test(lab4_v5, unique_then_duplicated_keys) { unique_then_duplicated_keys(5); }
 
 /* A join past LAB4_JOIN_MAX_ROWS (2^16 x 2^16 equal keys = 2^32 rows) is refused
  * with a message (the driver then exits 2) before anything is allocated for it,
