@@ -150,8 +150,9 @@
  * 2^28, the slower of two rounds): int32 0.95 / 1.00 of memcpy on an H100, 0.83 /
  * 0.89 on an H200; int64 0.99 / 1.00 and 0.88 / 0.91. With the memset before every
  * launch (goals_prefetch_h100.csv, goals_prefetch_h200.csv): int32 0.93 / 0.99
- * and 0.80 / 0.89, int64 0.97 / 0.99 and 0.86 / 0.90. Before the prefetch (goals_h100.csv, goals_h200.csv): int32 0.87 / 0.93 and 0.75 /
- * 0.85, int64 0.92 / 0.96 and 0.85 / 0.90. Against CUB's scan in the same goal
+ * and 0.80 / 0.89, int64 0.97 / 0.99 and 0.86 / 0.90. Before the prefetch
+ * (goals_h100.csv, goals_h200.csv): int32 0.87 / 0.93 and 0.75 / 0.85, int64
+ * 0.92 / 0.96 and 0.85 / 0.90. Against CUB's scan in the same goal
  * runs with the prefetch and the memset: 1.10x to 1.23x (1.05x to 1.15x before
  * the prefetch; lecture 3).
  * What can still limit it: the look-back, one L2 round trip per window of 32

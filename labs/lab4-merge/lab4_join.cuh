@@ -108,19 +108,26 @@ static __device__ join_tile join_count_tile(const int32_t *__restrict__ a, int64
 #define LOOK_BACK_VALUE ((1ull << 62) - 1)
 typedef cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> status_ref;
 
+/* The tile's rows in running count `chain`: 0, the rows with an A side; 1, the
+ * kept B rows. */
+static __device__ __forceinline__ int64_t join_chain_rows(const join_tile &tile, int chain)
+{
+    return chain == 0 ? tile.a_rows : tile.rows - tile.a_rows;
+}
+
 /* A tile publishes its aggregates as soon as its scan has them, before anything
  * else it does: the tiles after it can then get past it sooner. Thread 0 stores
- * A | tile.a_rows in status_a[t] and thread 32 A | (tile.rows - tile.a_rows) in
- * status_b[t], relaxed (tile 0 stores nothing: it publishes its P at once). */
+ * A | join_chain_rows(tile, 0) in status_a[t] and thread 32 A |
+ * join_chain_rows(tile, 1) in status_b[t], relaxed (tile 0 stores nothing: it
+ * publishes its P at once). */
 static __device__ void join_publish_aggregates(const join_tile &tile, unsigned long long *status_a,
                                                unsigned long long *status_b)
 {
     if (tile.t == 0 || threadIdx.x % 32 != 0 || threadIdx.x > 32)
         return;
-    const bool a_chain = threadIdx.x == 0;
-    int64_t aggregate = a_chain ? tile.a_rows : tile.rows - tile.a_rows;
-    status_ref((a_chain ? status_a : status_b)[tile.t])
-        .store(LOOK_BACK_A << 62 | (unsigned long long)aggregate, cuda::memory_order_relaxed);
+    const int chain = (int)threadIdx.x / 32;
+    status_ref((chain == 0 ? status_a : status_b)[tile.t])
+        .store(LOOK_BACK_A << 62 | (unsigned long long)join_chain_rows(tile, chain), cuda::memory_order_relaxed);
 }
 
 /* One running count of the decoupled look-back (Merrill and Garland; lab 3,
@@ -147,15 +154,15 @@ static __device__ int64_t join_look_back(unsigned long long *status, int64_t t, 
 }
 
 /* Step 3 of the file's header (all threads call it, after
- * join_publish_aggregates): the rows of all tiles before this one, from A rows (warp 0, on status_a) and from kept B rows
- * (warp 1, on status_b), into s.prefix[0] and s.prefix[1], then a barrier. The
- * last tile also writes the totals: *a_rows_total (all rows with an A side) and
- * *rows (all rows). */
+ * join_publish_aggregates): the rows of all tiles before this one, from A rows
+ * (warp 0, on status_a) and from kept B rows (warp 1, on status_b), into
+ * s.prefix[0] and s.prefix[1], then a barrier. The last tile also writes the
+ * totals: *a_rows_total (all rows with an A side) and *rows (all rows). */
 static __device__ void join_rows_before(const join_tile &tile, int64_t tiles,
                                         unsigned long long *status_a, unsigned long long *status_b,
                                         int64_t *a_rows_total, int64_t *rows, join_tile_shared &s)
 {
-    // TODO(Step 4.4): warps 0 and 1 each join_look_back on their chain (A rows: tile.a_rows; kept B rows: the rest), lane 0 stores the sum in s.prefix; barrier; the last tile's thread 0 writes both totals (about 12 lines)
+    // TODO(Step 4.4): warps 0 and 1 each join_look_back on their chain (aggregate: join_chain_rows), lane 0 stores the sum in s.prefix; barrier; the last tile's thread 0 writes both totals (about 11 lines)
     (void)tile; (void)tiles; (void)status_a; (void)status_b; (void)a_rows_total; (void)rows;
     (void)s;
 }
@@ -224,7 +231,8 @@ static inline int join_search_prepare(const lab4_io *io, int64_t tiles, join_sta
                                            SEARCH_NV, 0, tiles, io->partitions, stream);
     if (err)
         return err;
-    return KIT_CHECK(cudaMemsetAsync(io->ws.status, 0, (1 + 2 * (size_t)tiles) * sizeof(unsigned long long),
+    return KIT_CHECK(cudaMemsetAsync(io->ws.status, 0,
+                                     lab4_join_status_words(io->a_count + io->b_count) * sizeof(unsigned long long),
                                      stream));
 }
 
