@@ -102,8 +102,15 @@ typedef struct {
 
 /* Words of ws.status for a join of n = a_count + b_count keys: the ticket, then
  * for every search tile (LAB4_SEARCH_NV keys) a running count of the rows with an
- * A side and one of the B rows kept alone. */
-static inline size_t lab4_join_status_words(size_t n) { return 1 + 2 * kit_div_up(n, LAB4_SEARCH_NV); }
+ * A side and one of the B rows kept alone; then Step 4.5's shared tiles (a tile
+ * with many rows hands its chunks to other blocks): their count and room for a
+ * record of LAB4_SHARED_TILE_WORDS words per tile. */
+#define LAB4_SHARED_TILE_WORDS 5
+static inline size_t lab4_join_status_words(size_t n)
+{
+    size_t tiles = kit_div_up(n, LAB4_SEARCH_NV);
+    return 1 + 2 * tiles + 1 + LAB4_SHARED_TILE_WORDS * tiles;
+}
 
 /* Every buffer any variant reads or writes (device pointers unless noted).
  * A variant uses the fields of its operation only. */
@@ -228,6 +235,10 @@ void lab4_make_sorted(int32_t *keys, size_t count, size_t total, uint64_t seed, 
 /* A join table: each key present with probability 1/2, then repeated a uniform
  * 1..2*dups-1 times (mean dups; dups = 1: unique keys). */
 void lab4_make_table(int32_t *keys, size_t count, int dups, uint64_t seed);
+/* A hot key in a sorted table: min(copies, count) rows of `key` written where the
+ * key sorts (moved back from the end if they would pass it), over the rows that
+ * were there; the table stays sorted (a key that had more rows keeps them). */
+void lab4_make_hot(int32_t *keys, size_t count, int32_t key, size_t copies);
 /* LBS input: obj_count + 1 offsets, offsets[0] = 0, offsets[obj_count] = out_count,
  * the starts spread at random (counts vary around out_count / obj_count, zeros
  * included when that is small). */

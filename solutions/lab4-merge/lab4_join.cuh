@@ -322,24 +322,43 @@ static __device__ void join_write_b_rows(const int32_t *__restrict__ b_rows, int
 /* The search tiles of a join of n keys. */
 static inline int64_t join_search_tiles(int64_t n) { return (int64_t)kit_div_up((size_t)n, SEARCH_NV); }
 
-/* The look-back's words in ws.status: the ticket, then one status word per
- * search tile for each running count (rows with an A side, kept B rows). */
+/* A tile of Step 4.5 with many rows shares its chunks with other blocks: its
+ * record (in ws.status, after the look-back's words). */
+struct join_shared_tile {
+    int64_t a_begin;       /* the tile's first A item */
+    int64_t a_rows_before; /* rows with an A side before the tile: its output row 0 */
+    int64_t a_rows;        /* the tile's rows with an A side */
+    int32_t a;             /* the tile's A items */
+    uint32_t next_claim;   /* claims (of a few chunks each) handed out so far (atomicAdd) */
+    uint32_t ready;        /* 1 once the record and the tile's scan are in global memory */
+};
+static_assert(sizeof(join_shared_tile) == LAB4_SHARED_TILE_WORDS * sizeof(unsigned long long),
+              "lab4_join_status_words counts LAB4_SHARED_TILE_WORDS words per record");
+
+/* The words in ws.status (lab4_join_status_words): the ticket, then one
+ * look-back status word per search tile for each running count (rows with an A
+ * side, kept B rows), then Step 4.5's shared tiles. */
 struct join_status {
     unsigned int *ticket;
     unsigned long long *a, *b;
+    unsigned int *shared_count; /* Step 4.5: records in `shared` */
+    join_shared_tile *shared;
 };
 
 /* Before the tile kernel (the launcher has checked the sizes with
  * join_sizes_fit): the search's tile boundaries (the merge's partition kernel,
  * A first on ties) and a clean slate for the look-back: the ticket and both
  * status words of every tile start at 0 (X) in every run, or the second run
- * would find the first run's prefixes. Sets *status to the words' places. */
+ * would find the first run's prefixes (Step 4.5's shared tiles too: none, none
+ * ready). Sets *status to the words' places. */
 static inline int join_search_prepare(const lab4_io *io, int64_t tiles, join_status *status,
                                       cudaStream_t stream)
 {
     status->ticket = (unsigned int *)io->ws.status;
     status->a = io->ws.status + 1;
     status->b = status->a + tiles;
+    status->shared_count = (unsigned int *)(status->b + tiles);
+    status->shared = (join_shared_tile *)(status->b + tiles + 1);
     int err = lab4_launch_merge_partitions(io->a, (int64_t)io->a_count, io->b, (int64_t)io->b_count,
                                            SEARCH_NV, 0, tiles, io->partitions, stream);
     if (err)

@@ -12,7 +12,7 @@
 #include <string.h>
 
 static const char *op_arg = NULL, *join_arg = "all";
-static long long split = 50, dups = 1;
+static long long split = 50, dups = 1, hot = 0;
 static int trace, phases, pairs;
 
 /* Joins are swept up to this size (their reference and outputs grow fast). */
@@ -27,6 +27,10 @@ static const kit_flag lab4_flags[] = {
       0, 100 },
     { "--dups", KIT_FLAG_INT, "D", "join tables: about D rows per key (default 1 = unique keys, 1..64)",
       &dups, 1, 64 },
+    { "--hot", KIT_FLAG_INT, "H",
+      "join tables: one key (A's middle one) repeated H times in A and in B, an outer product of H x H "
+      "rows (default 0 = none, at most 65536)",
+      &hot, 0, 65536 },
     { "--pairs", KIT_FLAG_SWITCH, NULL,
       "merge key-value pairs (each value the item's origin, so the check sees stability) instead of keys",
       &pairs, 0, 0 },
@@ -275,14 +279,19 @@ static int run_size(kit_report *rep, const kit_options *opt, unsigned ops, unsig
         int32_t *b = kit_host_alloc(b_count * sizeof(int32_t), "table B");
         lab4_make_table(a, a_count, (int)dups, opt->seed);
         lab4_make_table(b, b_count, (int)dups, opt->seed ^ 0x5bd1e995u);
+        if (hot && a_count && b_count) {
+            int32_t key = a[a_count / 2];
+            lab4_make_hot(a, a_count, key, (size_t)hot);
+            lab4_make_hot(b, b_count, key, (size_t)hot);
+        }
         lab4_problem *p = lab4_problem_create(LAB4_JOIN, a, a_count, b, b_count);
-        snprintf(param, sizeof param, "dups=%lld;split=%lld", dups, split);
+        snprintf(param, sizeof param, "dups=%lld;split=%lld;hot=%lld", dups, split, hot);
         for (lab4_join_type t = LAB4_INNER; t <= LAB4_OUTER && !status; t++) {
             if (!(joins & 1u << t))
                 continue;
             if ((status = lab4_problem_set_join(p, t)))
                 break; /* refused: the message is printed */
-            run_cases(rep, opt, p, LAB4_JOIN, n, lab4_join_name(t), dups > 1 ? "dups" : "unique",
+            run_cases(rep, opt, p, LAB4_JOIN, n, lab4_join_name(t), hot ? "hot" : dups > 1 ? "dups" : "unique",
                       param, 0, stream);
             if (phases && kit_variant_selected(opt, "join"))
                 time_phases(rep, opt, p, n, param, stream);

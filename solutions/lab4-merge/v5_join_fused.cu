@@ -23,10 +23,21 @@
  *      joins only).
  * Bytes moved: the keys once (4n), the rows (8R), and 8U for the U kept B rows:
  * 4n + 8U + 8R, against Step 4.4's 16n + 8U + 8R.
- * The price: a tile writes all the rows of its A rows, so one key with a huge
- * outer product (the 3000 x 3000 test) is expanded by the few blocks that hold
- * its A rows, not spread over the GPU as in Step 4.4. The chunks keep the
- * shared memory bounded; the time of that tile is what grows.
+ * Shared tiles: a tile writes all the rows of its A rows, so one key with a huge
+ * outer product would be expanded by the few blocks that hold its A rows. A
+ * first version did just that, and one key repeated 4096 times in A and in B (a
+ * 16.8-million-row outer product, 2^24 keys) took 12.7 ms on an H100, against
+ * 0.33 ms for Step 4.4, whose expand spreads the rows over the GPU. So a tile
+ * of more than SHARE_CHUNKS chunks shares them: it puts its scan and first
+ * matches in global memory (ws.offsets and ws.first_b at its A items, as Step
+ * 4.4 does for every tile) and a record in ws.status (share_tile); every block
+ * that has finished its own tile then takes chunks of the most recently shared
+ * tiles, CLAIM_CHUNKS at a time with one atomicAdd (help_shared_tiles), and so
+ * does the owner (expand_shared_chunks).
+ * Nobody waits for anybody: whatever the helpers leave, the owner stores.
+ * Measured (H100, 2^24, plots/data/lab4_join_hot_h100.csv): the hot key's inner
+ * join in 0.28 ms; unique keys and ~4 rows per key share no tile and time as
+ * before; with ~16 rows per key every tile shares, 1-4% slower than without.
  * The capacity: a tile writes its rows with an A side only when they all end at
  * or below join_capacity (the kept B rows wait for the whole count), so
  * nothing is ever written past it; but a tile cannot know the
@@ -44,6 +55,11 @@ enum {
     OUT_NV = SEARCH_NT * OUT_VT
 };
 static_assert(OUT_VT >= 1, "no room for the expand's chunk beside the search tile");
+/* A tile with more items (rows + A rows) than SHARE_CHUNKS chunks shares them,
+ * CLAIM_CHUNKS chunks per claim (one atomicAdd each); a block that has finished
+ * its own tile helps the HELP_RECENT tiles shared last. */
+enum { SHARE_CHUNKS = 8, CLAIM_CHUNKS = 4, HELP_RECENT = 16 };
+enum { CLAIM_NV = CLAIM_CHUNKS * OUT_NV };
 
 /* The load-balancing search of one chunk of the tile's A rows (all threads
  * call it). The tile's A items are objects 0 .. tile.a - 1 with offsets
@@ -73,6 +89,135 @@ static __device__ int64_t stage_chunk(const join_tile &tile, const join_tile_sha
     // END SOLUTION
 }
 
+/* Store the rows of a staged chunk, first .. last - 1 of the tile's rows: thread
+ * t takes row first + j for j = t, t + SEARCH_NT, ...; its A item i = obj_s[j],
+ * object a_begin + i, rank row - s.offset[i], first match s.first[i], output row
+ * a_rows_before + row. */
+static __device__ void store_chunk(const join_tile &tile, const join_tile_shared &s, const int32_t *obj_s,
+                                   int64_t first, int64_t last, int64_t a_rows_before, int64_t a_count,
+                                   int32_t *__restrict__ out_a, int32_t *__restrict__ out_b)
+{
+    for (int j = (int)threadIdx.x; j < last - first; j += SEARCH_NT) {
+        int64_t row = first + j;
+        int i = obj_s[j];
+        join_store_row(tile.r.a_begin + i, row - s.offset[i], a_count, s.first[i], a_rows_before + row, out_a,
+                       out_b);
+    }
+}
+
+/* Store the staged chunk of items c .. (rows first .. last - 1), then stage and
+ * store the chunks after it, up to item end: chunk by chunk, a barrier before each
+ * (the next chunk overwrites obj_s). */
+static __device__ void store_chunks(const join_tile &tile, const join_tile_shared &s, int32_t *obj_s, int64_t c,
+                                    int64_t first, int64_t last, int64_t end, int64_t a_rows_before,
+                                    int64_t a_count, int32_t *__restrict__ out_a, int32_t *__restrict__ out_b)
+{
+    for (;;) {
+        store_chunk(tile, s, obj_s, first, last, a_rows_before, a_count, out_a, out_b);
+        if ((c += OUT_NV) >= end)
+            return;
+        __syncthreads();
+        first = last;
+        last = stage_chunk(tile, s, c, first, obj_s);
+    }
+}
+
+/* The owner of a tile with many rows shares it (all threads call it): the
+ * tile's scan and first matches go to offsets and first_b at its A items, every
+ * thread fences its stores, and thread 0 fills a record (next_claim = 1: claim 0,
+ * whose first chunk was staged before the look-back, is the owner's) and releases
+ * ready. */
+static __device__ join_shared_tile *share_tile(const join_tile &tile, const join_tile_shared &s,
+                                               int64_t a_rows_before, unsigned int *shared_count,
+                                               join_shared_tile *shared, int64_t *offsets, int32_t *first_b)
+{
+    __shared__ join_shared_tile *record;
+    for (int i = (int)threadIdx.x; i < tile.a; i += SEARCH_NT) {
+        offsets[tile.r.a_begin + i] = s.offset[i];
+        first_b[tile.r.a_begin + i] = s.first[i];
+    }
+    __threadfence();
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        join_shared_tile *r = &shared[atomicAdd(shared_count, 1u)];
+        r->a_begin = tile.r.a_begin;
+        r->a_rows_before = a_rows_before;
+        r->a_rows = tile.a_rows;
+        r->a = tile.a;
+        r->next_claim = 1;
+        cuda::atomic_ref<uint32_t, cuda::thread_scope_device>(r->ready).store(1, cuda::memory_order_release);
+        record = r;
+    }
+    __syncthreads();
+    return record;
+}
+
+/* Chunks of a shared tile until none is left (all threads call it; s holds the
+ * tile's scan and first matches): thread 0 takes the next chunk number from the
+ * record, the chunk's rows start where the search at its first item says, and
+ * stage_chunk and store_chunk do the rest. */
+static __device__ void expand_shared_chunks(const join_tile &tile, const join_tile_shared &s,
+                                            join_shared_tile *record, int64_t a_rows_before, int64_t a_count,
+                                            int32_t *obj_s, int32_t *__restrict__ out_a, int32_t *__restrict__ out_b)
+{
+    __shared__ uint32_t claim;
+    const int64_t items = tile.a_rows + tile.a;
+    for (;;) {
+        __syncthreads(); /* obj_s and claim are free */
+        if (threadIdx.x == 0)
+            claim = atomicAdd(&record->next_claim, 1u);
+        __syncthreads();
+        const int64_t c = (int64_t)claim * CLAIM_NV;
+        if (c >= items)
+            return;
+        const int64_t first = lab4_lbs_path_search(0, tile.a_rows, s.offset, tile.a, c);
+        const int64_t last = stage_chunk(tile, s, c, first, obj_s);
+        store_chunks(tile, s, obj_s, c, first, last, min(c + CLAIM_NV, items), a_rows_before, a_count, out_a, out_b);
+    }
+}
+
+/* A block that has finished its own tile helps the tiles shared last (all
+ * threads call it): newest first, HELP_RECENT of them at most, each with chunks
+ * left: thread 0 acquires its record, the block loads its scan and first matches
+ * into s (past L1: __ldcg) and takes chunks with the owner. */
+static __device__ void help_shared_tiles(join_tile_shared &s, unsigned int *shared_count,
+                                         join_shared_tile *shared, const int64_t *offsets, const int32_t *first_b,
+                                         int64_t a_count, int32_t *obj_s, int32_t *__restrict__ out_a,
+                                         int32_t *__restrict__ out_b)
+{
+    __shared__ int records;
+    __shared__ bool open;
+    __shared__ join_tile helped;
+    __shared__ int64_t helped_before;
+    __syncthreads(); /* s and obj_s are free */
+    if (threadIdx.x == 0)
+        records = (int)cuda::atomic_ref<unsigned int, cuda::thread_scope_device>(*shared_count).load(
+            cuda::memory_order_relaxed);
+    __syncthreads();
+    for (int d = records - 1; d >= 0 && d >= records - HELP_RECENT; d--) {
+        join_shared_tile *r = &shared[d];
+        __syncthreads(); /* open and helped are free */
+        if (threadIdx.x == 0) {
+            open = cuda::atomic_ref<uint32_t, cuda::thread_scope_device>(r->ready).load(cuda::memory_order_acquire);
+            if (open) {
+                helped.r.a_begin = r->a_begin;
+                helped.a = r->a;
+                helped.a_rows = r->a_rows;
+                helped_before = r->a_rows_before;
+                open = (int64_t)atomicAdd(&r->next_claim, 0u) * CLAIM_NV < helped.a_rows + helped.a;
+            }
+        }
+        __syncthreads();
+        if (!open)
+            continue;
+        for (int i = (int)threadIdx.x; i < helped.a; i += SEARCH_NT) {
+            s.offset[i] = __ldcg(offsets + helped.r.a_begin + i);
+            s.first[i] = __ldcg(first_b + helped.r.a_begin + i);
+        }
+        expand_shared_chunks(helped, s, r, helped_before, a_count, obj_s, out_a, out_b); /* its barrier publishes s */
+    }
+}
+
 /* One search tile per block, numbered by the ticket:
  *   1. join_count_tile, then join_publish_aggregates at once;
  *   2. when an A item produces more than one row (!tile.one_row_each):
@@ -93,15 +238,19 @@ static __device__ int64_t stage_chunk(const join_tile &tile, const join_tile_sha
  *        j = t, t + SEARCH_NT, ...: its A item i = obj_s[j], object a0 + i,
  *        rank row - s.offset[i], first match s.first[i].
  *        Then, while chunks remain: barrier (the next chunk overwrites obj_s),
- *        stage_chunk. */
+ *        stage_chunk;
+ *      - a tile of more than SHARE_CHUNKS chunks: share_tile, store_chunk of
+ *        chunk 0, expand_shared_chunks;
+ *   5. every block, its tile stored or refused: help_shared_tiles. */
 __global__ void __launch_bounds__(SEARCH_NT)
 join_fused_tiles(const int32_t *__restrict__ a, int64_t a_count, const int32_t *__restrict__ b,
                  int64_t b_count, const int64_t *__restrict__ partitions, int64_t tiles, int keep_a,
                  int keep_b, int64_t capacity, unsigned int *ticket, unsigned long long *status_a,
-                 unsigned long long *status_b, int32_t *__restrict__ b_rows, int64_t *a_rows_total,
+                 unsigned long long *status_b, unsigned int *shared_count, join_shared_tile *shared,
+                 int64_t *offsets, int32_t *first_b, int32_t *__restrict__ b_rows, int64_t *a_rows_total,
                  int64_t *rows, int32_t *__restrict__ out_a, int32_t *__restrict__ out_b)
 {
-    // BEGIN SOLUTION (Step 4.5): the four steps above: count and publish; stage the first chunk unless one_row_each; look back and store the kept B items; if the A rows fit below capacity, store them with join_store_row: directly at s.offset[i] (one_row_each), or each chunk coalesced, staging the next one after a barrier
+    // BEGIN SOLUTION (Step 4.5): the five steps above: count and publish; stage the first chunk unless one_row_each; look back and store the kept B items; if the A rows fit below capacity, store them with join_store_row: directly at s.offset[i] (one_row_each), each chunk with store_chunk, staging the next one after a barrier, or shared (share_tile, chunk 0, expand_shared_chunks); then help_shared_tiles
     __shared__ join_tile_shared s;
     __shared__ int32_t obj_s[OUT_NV];
     join_tile tile = join_count_tile(a, a_count, b, b_count, partitions, keep_a, keep_b, ticket, s);
@@ -111,31 +260,27 @@ join_fused_tiles(const int32_t *__restrict__ a, int64_t a_count, const int32_t *
     join_store_b_items(tile, s, keep_a, keep_b, b_rows);
 
     const int64_t a_rows_before = s.prefix[0], items = tile.a_rows + tile.a;
-    if (a_rows_before + tile.a_rows > capacity)
-        return;
-    if (tile.one_row_each) {
+    if (a_rows_before + tile.a_rows > capacity) {
+        /* refused: nothing of this tile is written */
+    } else if (tile.one_row_each) {
         for (int i = (int)threadIdx.x; i < tile.a; i += SEARCH_NT)
             if (s.first[i] >= 0 || keep_a)
                 join_store_row(tile.r.a_begin + i, 0, a_count, s.first[i], a_rows_before + s.offset[i], out_a,
                                out_b);
-        return;
+    } else if (items > SHARE_CHUNKS * OUT_NV) {
+        join_shared_tile *record = share_tile(tile, s, a_rows_before, shared_count, shared, offsets, first_b);
+        store_chunks(tile, s, obj_s, 0, first, last, min((int64_t)CLAIM_NV, items), a_rows_before, a_count, out_a,
+                     out_b);
+        expand_shared_chunks(tile, s, record, a_rows_before, a_count, obj_s, out_a, out_b);
+    } else {
+        store_chunks(tile, s, obj_s, 0, first, last, items, a_rows_before, a_count, out_a, out_b);
     }
-    for (int64_t c = 0;;) {
-        for (int j = (int)threadIdx.x; j < last - first; j += SEARCH_NT) {
-            int64_t row = first + j;
-            int i = obj_s[j];
-            join_store_row(tile.r.a_begin + i, row - s.offset[i], a_count, s.first[i], a_rows_before + row, out_a,
-                           out_b);
-        }
-        if ((c += OUT_NV) >= items)
-            break;
-        __syncthreads(); /* the next chunk overwrites obj_s */
-        first = last;
-        last = stage_chunk(tile, s, c, first, obj_s);
-    }
+    help_shared_tiles(s, shared_count, shared, offsets, first_b, a_count, obj_s, out_a, out_b);
     // STUB: (void)a; (void)a_count; (void)b; (void)b_count; (void)partitions; (void)tiles;
     // STUB: (void)keep_a; (void)keep_b; (void)capacity; (void)ticket; (void)status_a; (void)status_b;
+    // STUB: (void)shared_count; (void)shared; (void)offsets; (void)first_b;
     // STUB: (void)b_rows; (void)a_rows_total; (void)rows; (void)out_a; (void)out_b; (void)stage_chunk;
+    // STUB: (void)store_chunk; (void)share_tile; (void)expand_shared_chunks; (void)help_shared_tiles;
     // END SOLUTION
 }
 
@@ -157,9 +302,10 @@ __global__ void join_fused_b_rows(const int32_t *__restrict__ b_rows, int64_t a_
 /* The fused join's launcher: the search's partitions and reset
  * (join_search_prepare), one block per search tile, then (right and outer
  * joins) the kept B rows on the blocks resident on the GPU, and the one copy of
- * the row count (join_finish). The scratch it uses: io->partitions, ws.status,
- * ws.b_rows, ws.offsets[a_count] for the rows with an A side, ws.rows and
- * ws.h_rows for the row count. */
+ * the row count (join_finish). The scratch it uses: io->partitions, ws.status
+ * (with the shared tiles' records), ws.b_rows, ws.offsets and ws.first_b at the A
+ * items of shared tiles, ws.offsets[a_count] for the rows with an A side, ws.rows
+ * and ws.h_rows for the row count. */
 extern "C" int lab4_join_fused(const lab4_io *io, cudaStream_t stream)
 {
     int64_t a_count = (int64_t)io->a_count, b_count = (int64_t)io->b_count;
@@ -184,7 +330,8 @@ extern "C" int lab4_join_fused(const lab4_io *io, cudaStream_t stream)
         return err;
     join_fused_tiles<<<(unsigned)tiles, SEARCH_NT, 0, stream>>>(
         io->a, a_count, io->b, b_count, io->partitions, tiles, keep_a, keep_b, capacity, status.ticket, status.a,
-        status.b, ws->b_rows, a_rows_total, ws->rows, io->join_a, io->join_b);
+        status.b, status.shared_count, status.shared, ws->offsets, ws->first_b, ws->b_rows, a_rows_total, ws->rows,
+        io->join_a, io->join_b);
     if ((err = KIT_LAUNCH_CHECK()))
         return err;
     if (keep_b && b_count > 0) {

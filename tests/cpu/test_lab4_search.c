@@ -920,6 +920,22 @@ Test(lab4_data, generators_give_sorted_valid_inputs)
         else
             cr_assert(lt(sz, runs, (size_t)N / 2), "dups %d: %zu distinct keys", d, runs);
     }
+    /* --hot: the key's rows where it sorts, in the middle, past the end, before the
+     * start, and more rows than the table has */
+    lab4_make_table(k, N, 1, 6);
+    const int32_t hot_keys[] = { k[N / 2], k[N - 1] + 5, -1, k[N / 3] };
+    const size_t copies[] = { 100, 50, 70, 2 * N };
+    for (int h = 0; h < 4; h++) {
+        lab4_make_table(k, N, 1, 6);
+        lab4_make_hot(k, N, hot_keys[h], copies[h]);
+        size_t rows = 0;
+        for (int i = 0; i < N; i++) {
+            rows += k[i] == hot_keys[h];
+            if (i)
+                cr_assert(le(i32, k[i - 1], k[i]), "hot key %d: unsorted at %d", hot_keys[h], i);
+        }
+        cr_assert(eq(sz, rows, copies[h] < (size_t)N ? copies[h] : (size_t)N), "hot key %d", hot_keys[h]);
+    }
     static int64_t off[N + 1];
     lab4_make_offsets(off, N, 4 * N, 5);
     cr_assert(eq(i64, off[0], 0));

@@ -560,6 +560,34 @@ static void unique_then_duplicated_keys(int v)
 Test(lab4_v4, unique_then_duplicated_keys) { unique_then_duplicated_keys(4); }
 Test(lab4_v5, unique_then_duplicated_keys) { unique_then_duplicated_keys(5); }
 
+/* One hot key among unique keys (lab4_make_hot, as the driver's --hot): its
+ * 3000 x 3000 rows make Step 4.5's tiles that hold its A rows share their chunks
+ * with the blocks after them (hot key in the middle of A), or store them alone
+ * (hot key at A's end: no block comes after those tiles to help), while every
+ * other tile stores its unique keys directly. Run on both joins. */
+static void hot_key_among_unique_keys(int v)
+{
+    KIT_TEST_REQUIRE_GPU();
+    enum { HOT = 3000 };
+    size_t na = 100 * LAB4_SEARCH_NV + 5, nb = na + 11;
+    int32_t *a = malloc(na * sizeof(int32_t)), *b = malloc(nb * sizeof(int32_t));
+    const size_t where[2] = { na / 2, na - 1 };
+    const char *what[2] = { "a 3000 x 3000 hot key in the middle", "a 3000 x 3000 hot key at A's end" };
+    for (int w = 0; w < 2; w++) {
+        lab4_make_table(a, na, 1, 71);
+        lab4_make_table(b, nb, 1, 72);
+        int32_t key = a[where[w]];
+        lab4_make_hot(a, na, key, HOT);
+        lab4_make_hot(b, nb, key, HOT);
+        join_all_types(v, a, na, b, nb, what[w]);
+    }
+    free(a);
+    free(b);
+}
+
+Test(lab4_v4, hot_key_among_unique_keys) { hot_key_among_unique_keys(4); }
+Test(lab4_v5, hot_key_among_unique_keys) { hot_key_among_unique_keys(5); }
+
 /* A join past LAB4_JOIN_MAX_ROWS (2^16 x 2^16 equal keys = 2^32 rows) is refused
  * with a message (the driver then exits 2) before anything is allocated for it,
  * and the problem stays usable. */
