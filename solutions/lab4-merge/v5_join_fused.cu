@@ -36,8 +36,9 @@
  * does the owner (expand_shared_chunks).
  * Nobody waits for anybody: whatever the helpers leave, the owner stores.
  * Measured (H100, 2^24, plots/data/lab4_join_hot_h100.csv): the hot key's inner
- * join in 0.28 ms; unique keys and ~4 rows per key share no tile and time as
- * before; with ~16 rows per key every tile shares, 1-4% slower than without.
+ * join in 0.28 ms; unique keys time as before; ~4 and ~16 rows per key (0 to 4
+ * of 5,958 tiles shared) 0.4-4% slower than the same code with sharing compiled
+ * out, whose kernel is 73 KB of machine code against 95 KB (cause not measured).
  * The capacity: a tile writes its rows with an A side only when they all end at
  * or below join_capacity (the kept B rows wait for the whole count), so
  * nothing is ever written past it; but a tile cannot know the
