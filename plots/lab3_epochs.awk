@@ -5,15 +5,13 @@
 # lower and higher round, the new build's, and the goal.
 /^#/ || $1 == "lab" { next }
 { t[$2 SUBSEP $3 SUBSEP $4 SUBSEP $17 SUBSEP $18] = $7 }
-function lo(a, b) { return a < b ? a : b }
-function hi(a, b) { return a > b ? a : b }
 function case_(label, num, den, n, type, goal,   b, r1, r2, out) {
     out = label
     split("old new", builds, " ")
     for (b = 1; b <= 2; b++) {
         r1 = t[num SUBSEP n SUBSEP type SUBSEP builds[b] SUBSEP 1] / t[den SUBSEP n SUBSEP type SUBSEP builds[b] SUBSEP 1]
         r2 = t[num SUBSEP n SUBSEP type SUBSEP builds[b] SUBSEP 2] / t[den SUBSEP n SUBSEP type SUBSEP builds[b] SUBSEP 2]
-        out = out "," lo(r1, r2) "," hi(r1, r2)
+        out = out "," rounds(r1, r2)
     }
     print out "," goal
 }

@@ -5,7 +5,7 @@
 # mean of the run's two rounds, its whiskers the two rounds; the dashes are the goals.
 call 'plots/style.gp' ARG1 ARG2
 # one line per case: label, old lo, old hi, new lo, new hi, goal
-ratios = sprintf("< awk -F, -f plots/lab3_epochs.awk '%s'", csv)
+ratios = sprintf("< awk -F, -f plots/rounds.awk -f plots/lab3_epochs.awk '%s'", csv)
 set title sprintf("lab3: Steps 3.7-3.8 before and after the epochs (%s)", gpu)
 set ylabel "x memcpy (scan), x CUB (compaction)"
 set yrange [0.7:1.4]

@@ -4,8 +4,6 @@
 # s0 (shipped), n0 (no look-back) and np (no look-back, no prefetch), and the goal.
 /^#/ || $1 == "lab" { next }
 { t[$2 SUBSEP $3 SUBSEP $4 SUBSEP $17 SUBSEP $18] = $7 }
-function lo(a, b) { return a < b ? a : b }
-function hi(a, b) { return a > b ? a : b }
 function ratio(n, type, build, r) {
     return t["memcpy" SUBSEP n SUBSEP type SUBSEP build SUBSEP r] / t["tma-pipeline" SUBSEP n SUBSEP type SUBSEP build SUBSEP r]
 }
@@ -15,7 +13,7 @@ function case_(label, n, type, goal,   b, r1, r2, out) {
     for (b = 1; b <= 3; b++) {
         r1 = ratio(n, type, builds[b], 1)
         r2 = ratio(n, type, builds[b], 2)
-        out = out "," lo(r1, r2) "," hi(r1, r2)
+        out = out "," rounds(r1, r2)
     }
     print out "," goal
 }

@@ -5,7 +5,7 @@
 # rounds, its whiskers the two rounds; the dashes are the goals.
 call 'plots/style.gp' ARG1 ARG2
 # one line per case: label, then lo, hi for s0, n0, np, then the goal
-ratios = sprintf("< awk -F, -f plots/lab3_lookback_ablation.awk '%s'", csv)
+ratios = sprintf("< awk -F, -f plots/rounds.awk -f plots/lab3_lookback_ablation.awk '%s'", csv)
 set title sprintf("lab3: what the look-back costs tma-pipeline (%s; ablations give a wrong scan)", gpu)
 set ylabel "x memcpy"
 set yrange [0.7:1.1]

@@ -7,7 +7,7 @@
 # is the mean of the run's two rounds, its whiskers the two rounds; the dashes are
 # the goal (0.30). Measured on the H100 only so far.
 call 'plots/style.gp' ARG1 ARG2
-ratios = sprintf("< awk -F, -f plots/lab4_join_hot.awk '%s'", csv)
+ratios = sprintf("< awk -F, -f plots/rounds.awk -f plots/lab4_join_hot.awk '%s'", csv)
 set title sprintf("lab4: Step 4.5's shared tiles at 2^{24} keys (%s)", gpu)
 set ylabel "share of the memcpy row's GB/s"
 set yrange [0:0.45]
