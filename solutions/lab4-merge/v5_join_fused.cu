@@ -25,20 +25,22 @@
  * 4n + 8U + 8R, against Step 4.4's 16n + 8U + 8R.
  * Shared tiles: a tile writes all the rows of its A rows, so one key with a huge
  * outer product would be expanded by the few blocks that hold its A rows. A
- * first version did just that, and one key repeated 4096 times in A and in B (a
- * 16.8-million-row outer product, 2^24 keys) took 12.7 ms on an H100, against
- * 0.33 ms for Step 4.4, whose expand spreads the rows over the GPU. So a tile
- * of more than SHARE_CHUNKS chunks shares them: it puts its scan and first
- * matches in global memory (ws.offsets and ws.first_b at its A items, as Step
- * 4.4 does for every tile) and a record in ws.status (share_tile); every block
- * that has finished its own tile then takes chunks of the most recently shared
- * tiles, CLAIM_CHUNKS at a time with one atomicAdd (help_shared_tiles), and so
- * does the owner (expand_shared_chunks).
+ * first version did just that: one key repeated 4096 times in A and in B (a
+ * 16.8-million-row outer product, 2^24 keys) takes 12.7 ms that way on an H100
+ * (this code, sharing turned off), against 0.33 ms for Step 4.4, whose expand
+ * spreads the rows over the GPU. So a tile of more than SHARE_CHUNKS chunks
+ * shares them: it puts its scan and first matches in global memory (ws.offsets
+ * and ws.first_b at its A items, as Step 4.4 does for every tile) and a record
+ * in ws.status (share_tile); every block that has finished its own tile then
+ * takes chunks of the most recently shared tiles, CLAIM_CHUNKS at a time with
+ * one atomicAdd (help_shared_tiles), and so does the owner
+ * (expand_shared_chunks).
  * Nobody waits for anybody: whatever the helpers leave, the owner stores.
  * Measured (H100, 2^24, plots/data/lab4_join_hot_h100.csv): the hot key's inner
- * join in 0.28 ms; unique keys time as before; ~4 and ~16 rows per key (0 to 4
- * of 5,958 tiles shared) 0.4-4% slower than the same code with sharing compiled
- * out, whose kernel is 73 KB of machine code against 95 KB (cause not measured).
+ * join in 0.28 ms; unique keys time as with sharing turned off; ~4 and ~16
+ * rows per key (0 to 4 of 5,958 tiles shared) 0-4% slower (causes not
+ * measured: the kernel's machine code grew from 73 to 95 KB, and a helper
+ * loads a shared tile's scan before it knows that a claim is left).
  * The capacity: a tile writes its rows with an A side only when they all end at
  * or below join_capacity (the kept B rows wait for the whole count), so
  * nothing is ever written past it; but a tile cannot know the
