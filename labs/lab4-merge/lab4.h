@@ -89,12 +89,14 @@ static inline int32_t lab4_origin_b(size_t j) { return (int32_t)(-1 - (int64_t)j
 /* Scratch memory of the join, allocated by the problem outside any timing. */
 typedef struct {
     int32_t *first_b;      /* a_count: index of a[i]'s first match in b, or -1 */
-    int64_t *offsets;      /* a_count + 1: exclusive scan of the A rows' output counts;
+    int64_t *offsets;      /* a_count + 1: exclusive scan of the A rows' output counts
+                              (Step 4.5: a shared tile's own scan at its A rows);
                               [a_count] = the rows with an A side */
     int32_t *b_rows;       /* b_count: the B rows a right or outer join keeps without
                               partner, in order (the rows after the A side's) */
     unsigned long long *status; /* the search's look-back: a ticket word, then one
-                              word per search tile for each of its two running counts */
+                              word per search tile for each of its two running counts;
+                              then Step 4.5's shared tiles (lab4_join_status_words) */
     size_t status_words;   /* at least lab4_join_status_words(a_count + b_count) */
     int64_t *rows;         /* device: the row count, written by the search's last tile */
     int64_t *h_rows;       /* pinned host word: the row count, copied back at the end */

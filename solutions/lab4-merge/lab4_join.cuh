@@ -317,10 +317,7 @@ static __device__ void join_write_b_rows(const int32_t *__restrict__ b_rows, int
     // END SOLUTION
 }
 
-/* ---- host side ------------------------------------------------------------------------ */
-
-/* The search tiles of a join of n keys. */
-static inline int64_t join_search_tiles(int64_t n) { return (int64_t)kit_div_up((size_t)n, SEARCH_NV); }
+/* ---- Step 4.5's shared tiles ---------------------------------------------------------- */
 
 /* A tile of Step 4.5 with many rows shares its chunks with other blocks: its
  * record (in ws.status, after the look-back's words). */
@@ -335,14 +332,19 @@ struct join_shared_tile {
 static_assert(sizeof(join_shared_tile) == LAB4_SHARED_TILE_WORDS * sizeof(unsigned long long),
               "lab4_join_status_words counts LAB4_SHARED_TILE_WORDS words per record");
 
+/* ---- host side ------------------------------------------------------------------------ */
+
+/* The search tiles of a join of n keys. */
+static inline int64_t join_search_tiles(int64_t n) { return (int64_t)kit_div_up((size_t)n, SEARCH_NV); }
+
 /* The words in ws.status (lab4_join_status_words): the ticket, then one
  * look-back status word per search tile for each running count (rows with an A
  * side, kept B rows), then Step 4.5's shared tiles. */
 struct join_status {
     unsigned int *ticket;
     unsigned long long *a, *b;
-    unsigned int *shared_count; /* Step 4.5: records in `shared` */
-    join_shared_tile *shared;
+    unsigned int *share_count; /* Step 4.5: records in share_records */
+    join_shared_tile *share_records;
 };
 
 /* Before the tile kernel (the launcher has checked the sizes with
@@ -357,8 +359,8 @@ static inline int join_search_prepare(const lab4_io *io, int64_t tiles, join_sta
     status->ticket = (unsigned int *)io->ws.status;
     status->a = io->ws.status + 1;
     status->b = status->a + tiles;
-    status->shared_count = (unsigned int *)(status->b + tiles);
-    status->shared = (join_shared_tile *)(status->b + tiles + 1);
+    status->share_count = (unsigned int *)(status->b + tiles);
+    status->share_records = (join_shared_tile *)(status->b + tiles + 1);
     int err = lab4_launch_merge_partitions(io->a, (int64_t)io->a_count, io->b, (int64_t)io->b_count,
                                            SEARCH_NV, 0, tiles, io->partitions, stream);
     if (err)

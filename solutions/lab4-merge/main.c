@@ -28,8 +28,9 @@ static const kit_flag lab4_flags[] = {
     { "--dups", KIT_FLAG_INT, "D", "join tables: about D rows per key (default 1 = unique keys, 1..64)",
       &dups, 1, 64 },
     { "--hot", KIT_FLAG_INT, "H",
-      "join tables: one key (A's middle one) repeated H times in A and in B, an outer product of H x H "
-      "rows (default 0 = none, at most 65536)",
+      "join tables: one key (A's middle one) given H rows in A and in B (more if it had more), an outer "
+      "product of at least H x H rows (default 0 = none, at most 65536; a join past the row limit is "
+      "refused)",
       &hot, 0, 65536 },
     { "--pairs", KIT_FLAG_SWITCH, NULL,
       "merge key-value pairs (each value the item's origin, so the check sees stability) instead of keys",

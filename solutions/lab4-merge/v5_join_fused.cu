@@ -52,7 +52,8 @@
 /* The expand's chunk: SEARCH_NT threads x OUT_VT items (rows + A rows), as many
  * as obj_s can hold beside the search tile in the 48 KB of static shared memory
  * a block may have without asking for more (9 for the 256 x 11 tile: 48,192
- * bytes in all). */
+ * bytes with the search tile; the shared tiles' few variables below bring the
+ * block to 48,248). */
 enum {
     OUT_VT = (48 * 1024 - (int)sizeof(join_tile_shared)) / ((int)sizeof(int32_t) * SEARCH_NT),
     OUT_NV = SEARCH_NT * OUT_VT
@@ -131,8 +132,8 @@ static __device__ void store_chunks(const join_tile &tile, const join_tile_share
  * whose first chunk was staged before the look-back, is the owner's) and releases
  * ready. */
 static __device__ join_shared_tile *share_tile(const join_tile &tile, const join_tile_shared &s,
-                                               int64_t a_rows_before, unsigned int *shared_count,
-                                               join_shared_tile *shared, int64_t *offsets, int32_t *first_b)
+                                               int64_t a_rows_before, unsigned int *share_count,
+                                               join_shared_tile *share_records, int64_t *offsets, int32_t *first_b)
 {
     __shared__ join_shared_tile *record;
     for (int i = (int)threadIdx.x; i < tile.a; i += SEARCH_NT) {
@@ -142,7 +143,7 @@ static __device__ join_shared_tile *share_tile(const join_tile &tile, const join
     __threadfence();
     __syncthreads();
     if (threadIdx.x == 0) {
-        join_shared_tile *r = &shared[atomicAdd(shared_count, 1u)];
+        join_shared_tile *r = &share_records[atomicAdd(share_count, 1u)];
         r->a_begin = tile.r.a_begin;
         r->a_rows_before = a_rows_before;
         r->a_rows = tile.a_rows;
@@ -182,36 +183,36 @@ static __device__ void expand_shared_chunks(const join_tile &tile, const join_ti
 /* A block that has finished its own tile helps the tiles shared last (all
  * threads call it): newest first, HELP_RECENT of them at most, each with chunks
  * left: thread 0 acquires its record, the block loads its scan and first matches
- * into s (past L1: __ldcg) and takes chunks with the owner. */
-static __device__ void help_shared_tiles(join_tile_shared &s, unsigned int *shared_count,
-                                         join_shared_tile *shared, const int64_t *offsets, const int32_t *first_b,
+ * into s (__ldcg: read once, so past L1) and takes chunks with the owner. */
+static __device__ void help_shared_tiles(join_tile_shared &s, unsigned int *share_count,
+                                         join_shared_tile *share_records, const int64_t *offsets, const int32_t *first_b,
                                          int64_t a_count, int32_t *obj_s, int32_t *__restrict__ out_a,
                                          int32_t *__restrict__ out_b)
 {
-    __shared__ int records;
-    __shared__ bool open;
+    __shared__ int record_count;
+    __shared__ bool has_claims;
     __shared__ join_tile helped;
     __shared__ int64_t helped_before;
     __syncthreads(); /* s and obj_s are free */
     if (threadIdx.x == 0)
-        records = (int)cuda::atomic_ref<unsigned int, cuda::thread_scope_device>(*shared_count).load(
+        record_count = (int)cuda::atomic_ref<unsigned int, cuda::thread_scope_device>(*share_count).load(
             cuda::memory_order_relaxed);
     __syncthreads();
-    for (int d = records - 1; d >= 0 && d >= records - HELP_RECENT; d--) {
-        join_shared_tile *r = &shared[d];
-        __syncthreads(); /* open and helped are free */
+    for (int d = record_count - 1; d >= 0 && d >= record_count - HELP_RECENT; d--) {
+        join_shared_tile *r = &share_records[d];
+        __syncthreads(); /* has_claims and helped are free */
         if (threadIdx.x == 0) {
-            open = cuda::atomic_ref<uint32_t, cuda::thread_scope_device>(r->ready).load(cuda::memory_order_acquire);
-            if (open) {
+            has_claims = cuda::atomic_ref<uint32_t, cuda::thread_scope_device>(r->ready).load(cuda::memory_order_acquire);
+            if (has_claims) {
                 helped.r.a_begin = r->a_begin;
                 helped.a = r->a;
                 helped.a_rows = r->a_rows;
                 helped_before = r->a_rows_before;
-                open = (int64_t)atomicAdd(&r->next_claim, 0u) * CLAIM_NV < helped.a_rows + helped.a;
+                has_claims = (int64_t)atomicAdd(&r->next_claim, 0u) * CLAIM_NV < helped.a_rows + helped.a;
             }
         }
         __syncthreads();
-        if (!open)
+        if (!has_claims)
             continue;
         for (int i = (int)threadIdx.x; i < helped.a; i += SEARCH_NT) {
             s.offset[i] = __ldcg(offsets + helped.r.a_begin + i);
@@ -242,18 +243,19 @@ static __device__ void help_shared_tiles(join_tile_shared &s, unsigned int *shar
  *        rank row - s.offset[i], first match s.first[i].
  *        Then, while chunks remain: barrier (the next chunk overwrites obj_s),
  *        stage_chunk;
- *      - a tile of more than SHARE_CHUNKS chunks: share_tile, store_chunk of
- *        chunk 0, expand_shared_chunks;
+ *      - a tile of more than SHARE_CHUNKS chunks: share_tile, store_chunks of
+ *        claim 0 (its first CLAIM_NV items, from the chunk already staged),
+ *        expand_shared_chunks;
  *   5. every block, its tile stored or refused: help_shared_tiles. */
 __global__ void __launch_bounds__(SEARCH_NT)
 join_fused_tiles(const int32_t *__restrict__ a, int64_t a_count, const int32_t *__restrict__ b,
                  int64_t b_count, const int64_t *__restrict__ partitions, int64_t tiles, int keep_a,
                  int keep_b, int64_t capacity, unsigned int *ticket, unsigned long long *status_a,
-                 unsigned long long *status_b, unsigned int *shared_count, join_shared_tile *shared,
+                 unsigned long long *status_b, unsigned int *share_count, join_shared_tile *share_records,
                  int64_t *offsets, int32_t *first_b, int32_t *__restrict__ b_rows, int64_t *a_rows_total,
                  int64_t *rows, int32_t *__restrict__ out_a, int32_t *__restrict__ out_b)
 {
-    // BEGIN SOLUTION (Step 4.5): the five steps above: count and publish; stage the first chunk unless one_row_each; look back and store the kept B items; if the A rows fit below capacity, store them with join_store_row: directly at s.offset[i] (one_row_each), each chunk with store_chunk, staging the next one after a barrier, or shared (share_tile, chunk 0, expand_shared_chunks); then help_shared_tiles
+    // BEGIN SOLUTION (Step 4.5): the five steps above: count and publish; stage the first chunk unless one_row_each; look back and store the kept B items; if the A rows fit below capacity, store them with join_store_row: directly at s.offset[i] (one_row_each), each chunk with store_chunk, staging the next one after a barrier, or shared (share_tile, store_chunks of claim 0 up to CLAIM_NV items, expand_shared_chunks); then help_shared_tiles
     __shared__ join_tile_shared s;
     __shared__ int32_t obj_s[OUT_NV];
     join_tile tile = join_count_tile(a, a_count, b, b_count, partitions, keep_a, keep_b, ticket, s);
@@ -271,17 +273,17 @@ join_fused_tiles(const int32_t *__restrict__ a, int64_t a_count, const int32_t *
                 join_store_row(tile.r.a_begin + i, 0, a_count, s.first[i], a_rows_before + s.offset[i], out_a,
                                out_b);
     } else if (items > SHARE_CHUNKS * OUT_NV) {
-        join_shared_tile *record = share_tile(tile, s, a_rows_before, shared_count, shared, offsets, first_b);
+        join_shared_tile *record = share_tile(tile, s, a_rows_before, share_count, share_records, offsets, first_b);
         store_chunks(tile, s, obj_s, 0, first, last, min((int64_t)CLAIM_NV, items), a_rows_before, a_count, out_a,
                      out_b);
         expand_shared_chunks(tile, s, record, a_rows_before, a_count, obj_s, out_a, out_b);
     } else {
         store_chunks(tile, s, obj_s, 0, first, last, items, a_rows_before, a_count, out_a, out_b);
     }
-    help_shared_tiles(s, shared_count, shared, offsets, first_b, a_count, obj_s, out_a, out_b);
+    help_shared_tiles(s, share_count, share_records, offsets, first_b, a_count, obj_s, out_a, out_b);
     // STUB: (void)a; (void)a_count; (void)b; (void)b_count; (void)partitions; (void)tiles;
     // STUB: (void)keep_a; (void)keep_b; (void)capacity; (void)ticket; (void)status_a; (void)status_b;
-    // STUB: (void)shared_count; (void)shared; (void)offsets; (void)first_b;
+    // STUB: (void)share_count; (void)share_records; (void)offsets; (void)first_b;
     // STUB: (void)b_rows; (void)a_rows_total; (void)rows; (void)out_a; (void)out_b; (void)stage_chunk;
     // STUB: (void)store_chunk; (void)share_tile; (void)expand_shared_chunks; (void)help_shared_tiles;
     // END SOLUTION
@@ -333,7 +335,7 @@ extern "C" int lab4_join_fused(const lab4_io *io, cudaStream_t stream)
         return err;
     join_fused_tiles<<<(unsigned)tiles, SEARCH_NT, 0, stream>>>(
         io->a, a_count, io->b, b_count, io->partitions, tiles, keep_a, keep_b, capacity, status.ticket, status.a,
-        status.b, status.shared_count, status.shared, ws->offsets, ws->first_b, ws->b_rows, a_rows_total, ws->rows,
+        status.b, status.share_count, status.share_records, ws->offsets, ws->first_b, ws->b_rows, a_rows_total, ws->rows,
         io->join_a, io->join_b);
     if ((err = KIT_LAUNCH_CHECK()))
         return err;

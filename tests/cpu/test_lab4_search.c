@@ -936,6 +936,31 @@ Test(lab4_data, generators_give_sorted_valid_inputs)
         }
         cr_assert(eq(sz, rows, copies[h] < (size_t)N ? copies[h] : (size_t)N), "hot key %d", hot_keys[h]);
     }
+    /* in a table with duplicates: a key that had more rows keeps them, a key
+     * given more gets exactly that many, and rows away from the key are kept */
+    static int32_t before[N];
+    lab4_make_table(k, N, 8, 7);
+    memcpy(before, k, sizeof before);
+    int32_t many = k[N / 2];
+    size_t had = 0;
+    for (int i = 0; i < N; i++)
+        had += k[i] == many;
+    lab4_make_hot(k, N, many, 1);
+    size_t kept = 0;
+    for (int i = 0; i < N; i++)
+        kept += k[i] == many;
+    cr_assert(eq(sz, kept, had), "a key with %zu rows given 1 keeps them", had);
+    lab4_make_hot(k, N, many, had + 50);
+    size_t now = 0, first = N;
+    for (int i = 0; i < N; i++)
+        if (k[i] == many) {
+            now++;
+            first = (size_t)i < first ? (size_t)i : first;
+        }
+    cr_assert(eq(sz, now, had + 50), "a key with %zu rows given %zu", had, had + 50);
+    for (size_t i = 0; i < N; i++)
+        if (i < first || i >= first + had + 50)
+            cr_assert(eq(i32, k[i], before[i]), "row %zu away from the hot key changed", i);
     static int64_t off[N + 1];
     lab4_make_offsets(off, N, 4 * N, 5);
     cr_assert(eq(i64, off[0], 0));
