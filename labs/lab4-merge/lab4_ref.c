@@ -279,14 +279,7 @@ void lab4_make_hot(int32_t *keys, size_t count, int32_t key, size_t copies)
 {
     if (copies > count)
         copies = count;
-    size_t lo = 0, hi = count; /* the first row whose key is >= key */
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (keys[mid] < key)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = first_past(keys, count, key, 0); /* the first row whose key is >= key */
     size_t first = lo < count - copies ? lo : count - copies; /* the rows before it are < key */
     for (size_t i = first; i < first + copies; i++)
         keys[i] = key;

@@ -29,9 +29,9 @@
  * 16.8-million-row outer product, 2^24 keys) takes 12.7 ms that way on an H100
  * (this code, sharing turned off), against 0.33 ms for Step 4.4, whose expand
  * spreads the rows over the GPU. So a tile of more than SHARE_CHUNKS chunks
- * shares them: it puts its scan and first matches in global memory (ws.offsets
- * and ws.first_b at its A items, as Step 4.4 does for every tile) and a record
- * in ws.status (share_tile); every block that has finished its own tile then
+ * shares them: it puts its own scan and first matches in global memory
+ * (ws.offsets and ws.first_b at its A items, where Step 4.4 keeps every A row's
+ * global scan and first match) and a record in ws.status (share_tile); every block that has finished its own tile then
  * takes chunks of the most recently shared tiles, CLAIM_CHUNKS at a time with
  * one atomicAdd (help_shared_tiles), and so does the owner
  * (expand_shared_chunks).

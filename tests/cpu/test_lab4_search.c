@@ -898,6 +898,15 @@ Test(lab4_join_ref, all_equal_keys_count_without_overflow)
 
 /* ---- generators ---------------------------------------------------------------- */
 
+/* How many of k[0..n) are `key`. */
+static size_t rows_of(const int32_t *k, size_t n, int32_t key)
+{
+    size_t rows = 0;
+    for (size_t i = 0; i < n; i++)
+        rows += k[i] == key;
+    return rows;
+}
+
 Test(lab4_data, generators_give_sorted_valid_inputs)
 {
     enum { N = 5000 };
@@ -942,22 +951,14 @@ Test(lab4_data, generators_give_sorted_valid_inputs)
     lab4_make_table(k, N, 8, 7);
     memcpy(before, k, sizeof before);
     int32_t many = k[N / 2];
-    size_t had = 0;
-    for (int i = 0; i < N; i++)
-        had += k[i] == many;
+    size_t had = rows_of(k, N, many);
     lab4_make_hot(k, N, many, 1);
-    size_t kept = 0;
-    for (int i = 0; i < N; i++)
-        kept += k[i] == many;
-    cr_assert(eq(sz, kept, had), "a key with %zu rows given 1 keeps them", had);
+    cr_assert(eq(sz, rows_of(k, N, many), had), "a key with %zu rows given 1 keeps them", had);
     lab4_make_hot(k, N, many, had + 50);
-    size_t now = 0, first = N;
-    for (int i = 0; i < N; i++)
-        if (k[i] == many) {
-            now++;
-            first = (size_t)i < first ? (size_t)i : first;
-        }
-    cr_assert(eq(sz, now, had + 50), "a key with %zu rows given %zu", had, had + 50);
+    cr_assert(eq(sz, rows_of(k, N, many), had + 50), "a key with %zu rows given %zu", had, had + 50);
+    size_t first = 0;
+    while (k[first] != many)
+        first++;
     for (size_t i = 0; i < N; i++)
         if (i < first || i >= first + had + 50)
             cr_assert(eq(i32, k[i], before[i]), "row %zu away from the hot key changed", i);
