@@ -5,11 +5,7 @@
 # the goal.
 /^#/ || $1 == "lab" || $1 == "run" { next }
 { t[$2 SUBSEP $4 SUBSEP $5 SUBSEP $17 SUBSEP $18] = $12 / 100 }
-function pair(variant, type, dist, build,   r1, r2) {
-    r1 = t[variant SUBSEP type SUBSEP dist SUBSEP build SUBSEP 1]
-    r2 = t[variant SUBSEP type SUBSEP dist SUBSEP build SUBSEP 2]
-    return rounds(r1, r2)
-}
+function pair(variant, type, dist, build) { return round_pair(variant SUBSEP type SUBSEP dist SUBSEP build) }
 END {
     split("inner left right outer", types, " ")
     split("unique dups", dists, " ")

@@ -9,11 +9,7 @@
     c = $5 == "hot" ? "hot" : p[1] # dups=D
     t[$2 SUBSEP $4 SUBSEP c SUBSEP $17 SUBSEP $18] = $12 / 100
 }
-function pair(variant, type, c, build,   r1, r2) {
-    r1 = t[variant SUBSEP type SUBSEP c SUBSEP build SUBSEP 1]
-    r2 = t[variant SUBSEP type SUBSEP c SUBSEP build SUBSEP 2]
-    return rounds(r1, r2)
-}
+function pair(variant, type, c, build) { return round_pair(variant SUBSEP type SUBSEP c SUBSEP build) }
 END {
     split("inner left right outer", types, " ")
     split("dups=1 dups=4 dups=16 hot", cases, " ")
