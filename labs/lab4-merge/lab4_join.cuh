@@ -65,14 +65,14 @@ struct join_tile {
  *      that key is lab4_upper_bound_from(b, b_count, r.b_end, key), stored in
  *      s.run_end (-1 otherwise). Barrier.
  *   2. ONE sorted search (v2's, A first: upper = 0), each thread from its
- *      diagonal: lower bounds (global) of the A items, flags of A and B items in
- *      s.matched. B's bounds are not needed: they go to scratch (s.first + tile_a).
- *      Barrier.
+ *      diagonal (lab4_tile_merge_path_search: int indices): lower bounds
+ *      (global) of the A items, flags of A and B items in s.matched. B's
+ *      bounds are not needed (b_bound NULL). Barrier.
  *   3. rows: thread t owns the tile's items t*VT .. t*VT + VT - 1 (in slot order:
  *      stride VT, odd, so a warp's lanes hit different banks). An A item with a
  *      match finds its upper bound where it stands: its B run starts at its
  *      lower bound, inside the tile (the flag says b[lower] is its key) or just
- *      past it; lab4_upper_bound_from on the tile's B keys from lower + 1 finds
+ *      past it; lab4_tile_upper_bound_from on the tile's B keys from lower + 1 finds
  *      the run's end (one read when the run has one key), and s.run_end replaces
  *      it for the key that continues past the tile (keys[i] == halo.b_next).
  *      (This replaces a second, B-first search: its merge path search and walk
@@ -90,7 +90,7 @@ static __device__ join_tile join_count_tile(const int32_t *__restrict__ a, int64
                                             int keep_b, unsigned int *ticket, join_tile_shared &s)
 {
     join_tile tile;
-    // TODO(Step 4.4): the three steps above: ticket; keys, halo and s.run_end; one A-first search (lower bounds, both flags); rows per item (upper bounds from the tile's B keys), first matches, BlockScan into s.offset; fill in tile (about 67 lines)
+    // TODO(Step 4.4): the three steps above: ticket; keys, halo and s.run_end; one A-first search (lower bounds, both flags); rows per item (upper bounds from the tile's B keys), first matches, BlockScan into s.offset; fill in tile (about 66 lines)
     (void)a; (void)a_count; (void)b; (void)b_count; (void)partitions; (void)keep_a;
     (void)keep_b; (void)ticket; (void)s;
     tile = join_tile{};

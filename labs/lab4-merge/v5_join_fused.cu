@@ -36,11 +36,12 @@
  * one atomicAdd (help_shared_tiles), and so does the owner
  * (expand_shared_chunks).
  * Nobody waits for anybody: whatever the helpers leave, the owner stores.
- * Measured (H100, 2^24, plots/data/lab4_join_hot_h100.csv): the hot key's inner
- * join in 0.28 ms; unique keys time as with sharing turned off; ~4 and ~16
- * rows per key (0 to 4 of 5,958 tiles shared) 0-4% slower (causes not
- * measured: the kernel's machine code grew from 73 to 95 KB, and a helper
- * loads a shared tile's scan before it knows that a claim is left).
+ * Measured (2^24, plots/data/lab4_join_hot*.csv, before the int tile
+ * searches): the hot key's inner join in 0.28 ms on the H100 and the H200;
+ * unique keys time as with sharing turned off; ~4 and ~16 rows per key (0 to 4
+ * of 5,958 tiles shared) 0-4% slower (cause not found: a helper now claims
+ * before it loads a tile's scan, which changed nothing beyond the rounds'
+ * spread; the kernel's machine code grew from 73 to 95 KB).
  * The capacity: a tile writes its rows with an A side only when they all end at
  * or below join_capacity (the kept B rows wait for the whole count), so
  * nothing is ever written past it; but a tile cannot know the
@@ -64,6 +65,7 @@ static_assert(OUT_VT >= 1, "no room for the expand's chunk beside the search til
  * its own tile helps the HELP_RECENT tiles shared last. */
 enum { SHARE_CHUNKS = 8, CLAIM_CHUNKS = 4, HELP_RECENT = 16 };
 enum { CLAIM_NV = CLAIM_CHUNKS * OUT_NV };
+static_assert(SHARE_CHUNKS >= CLAIM_CHUNKS, "a shared tile has more items than the owner's claim 0");
 
 /* The load-balancing search of one chunk of the tile's A rows (all threads
  * call it). The tile's A items are objects 0 .. tile.a - 1 with offsets
@@ -147,43 +149,52 @@ static __device__ join_shared_tile *share_tile(const join_tile &tile, const join
     return record;
 }
 
-/* Chunks of a shared tile until none is left (all threads call it; s holds the
- * tile's scan and first matches): thread 0 takes the next chunk number from the
- * record, the chunk's rows start where the search at its first item says, and
- * stage_chunk and store_chunk do the rest. */
-static __device__ void expand_shared_chunks(const join_tile &tile, const join_tile_shared &s,
-                                            join_shared_tile *record, int64_t a_rows_before, int64_t a_count,
-                                            int32_t *obj_s, int32_t *__restrict__ out_a, int32_t *__restrict__ out_b)
+/* The block's next claim of a shared tile (all threads call it): after a
+ * barrier (obj_s and claim are free), thread 0 takes the next claim number from
+ * the record with one atomicAdd; a barrier publishes it. Returns the claim's
+ * first item, past the tile's items when none is left. */
+static __device__ int64_t take_claim(join_shared_tile *record)
 {
     __shared__ uint32_t claim;
+    __syncthreads();
+    if (threadIdx.x == 0)
+        claim = atomicAdd(&record->next_claim, 1u);
+    __syncthreads();
+    return (int64_t)claim * CLAIM_NV;
+}
+
+/* The claims of a shared tile, from the one at item c (already taken) until
+ * none is left (all threads call it; s holds the tile's scan and first
+ * matches, published by a barrier): a claim's rows start where the search at
+ * its first item says, stage_chunk and store_chunks do the rest, then
+ * take_claim. */
+static __device__ void expand_shared_chunks(const join_tile &tile, const join_tile_shared &s,
+                                            join_shared_tile *record, int64_t c, int64_t a_rows_before,
+                                            int64_t a_count, int32_t *obj_s, int32_t *__restrict__ out_a,
+                                            int32_t *__restrict__ out_b)
+{
     const int64_t items = tile.a_rows + tile.a;
-    for (;;) {
-        __syncthreads(); /* obj_s and claim are free */
-        if (threadIdx.x == 0)
-            claim = atomicAdd(&record->next_claim, 1u);
-        __syncthreads();
-        const int64_t c = (int64_t)claim * CLAIM_NV;
-        if (c >= items)
-            return;
+    while (c < items) {
         const int64_t first = lab4_lbs_path_search(0, tile.a_rows, s.offset, tile.a, c);
         const int64_t last = stage_chunk(tile, s, c, first, obj_s);
         store_chunks(tile, s, obj_s, c, first, last, min(c + CLAIM_NV, items), a_rows_before, a_count, out_a, out_b);
+        c = take_claim(record);
     }
 }
 
 /* A block that has finished its own tile helps the tiles shared last (all
- * threads call it): newest first, HELP_RECENT of them at most, each with chunks
- * left: thread 0 acquires its record, the block loads its scan and first matches
- * into s (__ldcg: read once, so past L1) and takes chunks with the owner. */
+ * threads call it): newest first, HELP_RECENT of them at most. For each, thread
+ * 0 acquires its record and takes a claim at once; only when it got one does
+ * the block load the tile's scan and first matches into s (__ldcg: read once,
+ * so past L1) and go on taking claims with the owner. */
 static __device__ void help_shared_tiles(join_tile_shared &s, unsigned int *share_count,
                                          join_shared_tile *share_records, const int64_t *offsets, const int32_t *first_b,
                                          int64_t a_count, int32_t *obj_s, int32_t *__restrict__ out_a,
                                          int32_t *__restrict__ out_b)
 {
     __shared__ int record_count;
-    __shared__ bool has_claims;
     __shared__ join_tile helped;
-    __shared__ int64_t helped_before;
+    __shared__ int64_t helped_before, helped_claim;
     __syncthreads(); /* s and obj_s are free */
     if (threadIdx.x == 0)
         record_count = (int)cuda::atomic_ref<unsigned int, cuda::thread_scope_device>(*share_count).load(
@@ -191,25 +202,28 @@ static __device__ void help_shared_tiles(join_tile_shared &s, unsigned int *shar
     __syncthreads();
     for (int d = record_count - 1; d >= 0 && d >= record_count - HELP_RECENT; d--) {
         join_shared_tile *r = &share_records[d];
-        __syncthreads(); /* has_claims and helped are free */
+        __syncthreads(); /* helped and helped_claim are free */
         if (threadIdx.x == 0) {
-            has_claims = cuda::atomic_ref<uint32_t, cuda::thread_scope_device>(r->ready).load(cuda::memory_order_acquire);
-            if (has_claims) {
+            helped.a = 0;
+            helped.a_rows = 0;
+            helped_claim = 0; /* not ready: no claim, nothing to load */
+            if (cuda::atomic_ref<uint32_t, cuda::thread_scope_device>(r->ready).load(cuda::memory_order_acquire)) {
                 helped.r.a_begin = r->a_begin;
                 helped.a = r->a;
                 helped.a_rows = r->a_rows;
                 helped_before = r->a_rows_before;
-                has_claims = (int64_t)atomicAdd(&r->next_claim, 0u) * CLAIM_NV < helped.a_rows + helped.a;
+                helped_claim = (int64_t)atomicAdd(&r->next_claim, 1u) * CLAIM_NV;
             }
         }
         __syncthreads();
-        if (!has_claims)
+        if (helped_claim >= helped.a_rows + helped.a)
             continue;
         for (int i = (int)threadIdx.x; i < helped.a; i += SEARCH_NT) {
             s.offset[i] = __ldcg(offsets + helped.r.a_begin + i);
             s.first[i] = __ldcg(first_b + helped.r.a_begin + i);
         }
-        expand_shared_chunks(helped, s, r, helped_before, a_count, obj_s, out_a, out_b); /* its barrier publishes s */
+        __syncthreads();
+        expand_shared_chunks(helped, s, r, helped_claim, helped_before, a_count, obj_s, out_a, out_b);
     }
 }
 
@@ -246,7 +260,7 @@ join_fused_tiles(const int32_t *__restrict__ a, int64_t a_count, const int32_t *
                  int64_t *offsets, int32_t *first_b, int32_t *__restrict__ b_rows, int64_t *a_rows_total,
                  int64_t *rows, int32_t *__restrict__ out_a, int32_t *__restrict__ out_b)
 {
-    // TODO(Step 4.5): the five steps above: count and publish; stage the first chunk unless one_row_each; look back and store the kept B items; if the A rows fit below capacity, store them with join_store_row: directly at s.offset[i] (one_row_each), each chunk with store_chunk, staging the next one after a barrier, or shared (share_tile, store_chunks of claim 0 up to CLAIM_NV items, expand_shared_chunks); then help_shared_tiles (about 24 lines)
+    // TODO(Step 4.5): the five steps above: count and publish; stage the first chunk unless one_row_each; look back and store the kept B items; if the A rows fit below capacity, store them with join_store_row: directly at s.offset[i] (one_row_each), each chunk with store_chunk, staging the next one after a barrier, or shared (share_tile, store_chunks of claim 0 up to CLAIM_NV items, expand_shared_chunks); then help_shared_tiles (about 23 lines)
     (void)a; (void)a_count; (void)b; (void)b_count; (void)partitions; (void)tiles;
     (void)keep_a; (void)keep_b; (void)capacity; (void)ticket; (void)status_a; (void)status_b;
     (void)share_count; (void)share_records; (void)offsets; (void)first_b;

@@ -65,14 +65,14 @@ struct join_tile {
  *      that key is lab4_upper_bound_from(b, b_count, r.b_end, key), stored in
  *      s.run_end (-1 otherwise). Barrier.
  *   2. ONE sorted search (v2's, A first: upper = 0), each thread from its
- *      diagonal: lower bounds (global) of the A items, flags of A and B items in
- *      s.matched. B's bounds are not needed: they go to scratch (s.first + tile_a).
- *      Barrier.
+ *      diagonal (lab4_tile_merge_path_search: int indices): lower bounds
+ *      (global) of the A items, flags of A and B items in s.matched. B's
+ *      bounds are not needed (b_bound NULL). Barrier.
  *   3. rows: thread t owns the tile's items t*VT .. t*VT + VT - 1 (in slot order:
  *      stride VT, odd, so a warp's lanes hit different banks). An A item with a
  *      match finds its upper bound where it stands: its B run starts at its
  *      lower bound, inside the tile (the flag says b[lower] is its key) or just
- *      past it; lab4_upper_bound_from on the tile's B keys from lower + 1 finds
+ *      past it; lab4_tile_upper_bound_from on the tile's B keys from lower + 1 finds
  *      the run's end (one read when the run has one key), and s.run_end replaces
  *      it for the key that continues past the tile (keys[i] == halo.b_next).
  *      (This replaces a second, B-first search: its merge path search and walk
@@ -113,10 +113,9 @@ static __device__ join_tile join_count_tile(const int32_t *__restrict__ a, int64
 
     /* 2. one search, A first: lower bounds, and the flags of A and B items */
     int diag = min((int)threadIdx.x * SEARCH_VT, tile_n);
-    int split = (int)lab4_merge_path_search(keys, tile_a, keys + tile_a, tile_b, diag, 0);
+    int split = lab4_tile_merge_path_search(keys, tile_a, keys + tile_a, tile_b, diag, 0);
     lab4_serial_search(keys, tile_a, tile_b, split, diag - split, min(SEARCH_VT, tile_n - diag),
-                       SEARCH_VT, 0, a0, b0, halo, lower_s, s.first + tile_a, s.matched,
-                       s.matched + tile_a);
+                       SEARCH_VT, 0, a0, b0, halo, lower_s, NULL, s.matched, s.matched + tile_a);
     __syncthreads();
 
     /* 3. rows of this thread's items (upper bounds from the tile's B keys), first
@@ -135,7 +134,7 @@ static __device__ join_tile join_count_tile(const int32_t *__restrict__ a, int64
                 int32_t key = keys[i];
                 upper = run_end >= 0 && key == halo.b_next
                             ? run_end
-                            : b0 + lab4_upper_bound_from(keys + tile_a, tile_b, lower - b0 + 1, key);
+                            : b0 + lab4_tile_upper_bound_from(keys + tile_a, tile_b, (int)(lower - b0) + 1, key);
             }
             c = (int32_t)lab4_join_count(1, upper - lower, 0, keep_a, keep_b);
             s.first[i] = upper > lower ? (int32_t)lower : -1;

@@ -97,12 +97,16 @@ Test(lab4_search, merge_path_search_every_diagonal_both_tie_rules)
         int32_t *a = sorted_keys((size_t)na, shapes[s].range, 20 + s);
         int32_t *b = sorted_keys((size_t)nb, shapes[s].range, 30 + s);
         for (int b_first = 0; b_first <= 1; b_first++)
-            for (int64_t d = 0; d <= na + nb; d++)
-                cr_assert(eq(i64, lab4_merge_path_search(a, na, b, nb, d, b_first),
-                             brute_split(a, na, b, nb, d, b_first)),
+            for (int64_t d = 0; d <= na + nb; d++) {
+                int64_t split = brute_split(a, na, b, nb, d, b_first);
+                cr_assert(eq(i64, lab4_merge_path_search(a, na, b, nb, d, b_first), split),
                           "step 4.1, lab4_merge_path_search: shape %zu (|A|=%lld |B|=%lld) diag %lld b_first %d",
                           s, (long long)na,
                           (long long)nb, (long long)d, b_first);
+                cr_assert(eq(i64, lab4_tile_merge_path_search(a, (int)na, b, (int)nb, (int)d, b_first), split),
+                          "step 4.1, lab4_tile_merge_path_search: shape %zu (|A|=%lld |B|=%lld) diag %lld b_first %d",
+                          s, (long long)na, (long long)nb, (long long)d, b_first);
+            }
         free(a);
         free(b);
     }
@@ -141,8 +145,9 @@ Test(lab4_search, merge_path_search_between_splits_equals_brute_force)
     }
 }
 
-/* The join's search past its tile: the upper bound from any start that has only
- * keys <= key before it, against brute force (runs of every length, the end). */
+/* The join's gallops, past its tile (64-bit) and inside it (int): the upper
+ * bound from any start that has only keys <= key before it, against brute force
+ * (runs of every length, the end). */
 Test(lab4_search, join_upper_bound_from_equals_brute_force)
 {
     for (size_t s = 0; s < NSHAPES; s++) {
@@ -150,9 +155,12 @@ Test(lab4_search, join_upper_bound_from_equals_brute_force)
         int32_t *b = sorted_keys((size_t)nb, shapes[s].range, 40 + s);
         for (int32_t key = -1; key <= shapes[s].range; key++) {
             int64_t up = lab4_upper_bound(b, nb, key);
-            for (int64_t start = 0; start <= up; start++)
+            for (int64_t start = 0; start <= up; start++) {
                 cr_assert(eq(i64, lab4_upper_bound_from(b, nb, start, key), up),
                           "lab4_upper_bound_from: shape %zu key %d start %lld", s, key, (long long)start);
+                cr_assert(eq(i64, lab4_tile_upper_bound_from(b, (int)nb, (int)start, key), up),
+                          "lab4_tile_upper_bound_from: shape %zu key %d start %lld", s, key, (long long)start);
+            }
         }
         free(b);
     }
@@ -628,9 +636,10 @@ static int contains_brute(const int32_t *b, size_t nb, int32_t key)
 
 /* The join on the host, as v4 composes it. join_search_scan tile by tile, in
  * order (so the look-back is a running count): the tile's keys and halo, the
- * run past the tile (lab4_upper_bound_from), each thread's one search (A first:
- * lower bounds and the flags of A and B), the upper bound of every A item with a
- * match from the tile's B keys (lab4_upper_bound_from from its lower bound + 1, or
+ * run past the tile (lab4_upper_bound_from), each thread's one search (A first,
+ * lab4_tile_merge_path_search: lower bounds and the flags of A and B), the upper
+ * bound of every A item with a match from the tile's B keys
+ * (lab4_tile_upper_bound_from from its lower bound + 1, or
  * the run past the tile), the rows of every item (lab4_join_count) and first
  * matches, the tile's exclusive scan, the stores of
  * offsets, first_b and the kept B rows. Then, when the rows fit in cap, the LBS
@@ -665,9 +674,9 @@ static size_t emulate_join(const int32_t *a, size_t na, const int32_t *b, size_t
         for (int tid = 0; tid < nt; tid++) {
             int diag = tid * vt < tile_n ? tid * vt : tile_n;
             int steps = vt < tile_n - diag ? vt : tile_n - diag;
-            int split = (int)lab4_merge_path_search(keys, tile_a, keys + tile_a, tile_b, diag, 0);
+            int split = lab4_tile_merge_path_search(keys, tile_a, keys + tile_a, tile_b, diag, 0);
             lab4_serial_search(keys, tile_a, tile_b, split, diag - split, steps, vt, 0, a0, b0, halo, lower_s,
-                               first_s + tile_a, matched_s, matched_s + tile_a);
+                               NULL, matched_s, matched_s + tile_a);
         }
         int64_t tile_rows = 0;
         for (int i = 0; i < tile_n; i++) {
@@ -680,7 +689,8 @@ static size_t emulate_join(const int32_t *a, size_t na, const int32_t *b, size_t
                 if (matched_s[i])
                     upper = run_end >= 0 && keys[i] == halo.b_next
                                 ? run_end
-                                : b0 + lab4_upper_bound_from(keys + tile_a, tile_b, lower - b0 + 1, keys[i]);
+                                : b0 + lab4_tile_upper_bound_from(keys + tile_a, tile_b, (int)(lower - b0) + 1,
+                                                                  keys[i]);
                 cr_assert(eq(i64, lower, lab4_lower_bound(b, (int64_t)nb, keys[i])),
                           "step 4.4 (join emulation): tile %lld, lower bound of a[%lld]", (long long)t,
                           (long long)(a0 + i));
