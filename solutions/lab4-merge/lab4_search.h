@@ -207,6 +207,31 @@ LAB4_HD int64_t lab4_lbs_path_search(int64_t first_out, int64_t out_count,
     // END SOLUTION
 }
 
+/* lab4_lbs_path_search inside a tile (first_out = 0: the tile's own rows), with
+ * the candidates counted in int. A tile's objects fit in an int but its rows may
+ * not (one hot key), so the rows and the offsets stay int64_t; only the search's
+ * cursor shrinks: the answer lies among at most obj_count + 1 candidates from
+ * lo = max(0, diag - obj_count), and the search runs over their distance from lo
+ * (candidate lo + m is compared with offsets[diag - 1 - lo - m]). The fused
+ * join stages its chunks with it and lab4_tile_serial_lbs (v5_join_fused.cu). */
+LAB4_HD int64_t lab4_tile_lbs_path_search(int64_t out_count, const int64_t *offsets, int obj_count, int64_t diag)
+{
+    // BEGIN SOLUTION (Step 4.3): lab4_lbs_path_search(0, ...) with an int cursor counted from lo (the stub is correct, only slower)
+    int64_t lo = diag > obj_count ? diag - obj_count : 0;
+    int below = 0, above = (int)((diag < out_count ? diag : out_count) - lo);
+    const int64_t *offset_end = offsets + (diag - lo); /* candidate lo + m: offset_end[-1 - m] */
+    while (below < above) {
+        int mid = below + (above - below) / 2;
+        if (lo + mid < offset_end[-1 - mid])
+            below = mid + 1;
+        else
+            above = mid;
+    }
+    return lo + below;
+    // STUB: return lab4_lbs_path_search(0, out_count, offsets, obj_count, diag);
+    // END SOLUTION
+}
+
 /* ---- tiles ---------------------------------------------------------------------
  * A partition kernel stores partitions[t] for every tile boundary t = 0 .. tiles
  * (both ends included: tiles + 1 boundaries):
@@ -409,6 +434,31 @@ LAB4_HD void lab4_serial_lbs(const int64_t *tile_offsets, int64_t obj_begin, int
     }
     // STUB: (void)tile_offsets; (void)obj_begin; (void)obj_end; (void)out_begin; (void)k; (void)o;
     // STUB: (void)count; (void)vt; (void)obj;
+    // END SOLUTION
+}
+
+/* lab4_serial_lbs inside a tile (objects 0 .. obj_count - 1, offsets[0 ..
+ * obj_count)), with the object cursor o in int: from output k and object o,
+ * `count` (<= vt) steps, the j-th output the thread emits (its object) to
+ * obj[j] (the caller passes its staging array at this thread's first output).
+ * The fused join's chunks (v5_join_fused.cu); see lab4_tile_lbs_path_search. */
+LAB4_HD void lab4_tile_serial_lbs(const int64_t *offsets, int obj_count, int64_t k, int o, int count, int vt,
+                                  int32_t *obj)
+{
+    // BEGIN SOLUTION (Step 4.3): lab4_serial_lbs with obj_begin = 0, an int object cursor and an int output counter (the stub is correct, only slower)
+    int emitted = 0;
+    LAB4_UNROLL
+    for (int i = 0; i < vt; i++) {
+        if (i < count) {
+            if (o < obj_count && offsets[o] <= k)
+                o++;
+            else {
+                obj[emitted++] = o - 1;
+                k++;
+            }
+        }
+    }
+    // STUB: lab4_serial_lbs(offsets, 0, obj_count, k, k, o, count, vt, obj);
     // END SOLUTION
 }
 

@@ -73,21 +73,22 @@ static_assert(SHARE_CHUNKS >= CLAIM_CHUNKS, "a shared tile has more items than t
  * tile.a_rows + tile.a in all; the chunk holds items c .. c + OUT_NV - 1 and
  * its rows start at `first` (0 for the first chunk, the previous chunk's end
  * after). Each thread takes diagonal diag = min(c + threadIdx.x * OUT_VT,
- * items), k = lab4_lbs_path_search(0, tile.a_rows, s.offset, tile.a, diag)
- * rows before it, and lab4_serial_lbs(s.offset, 0, tile.a, first, k, diag - k,
- * count, OUT_VT, obj_s) puts the A item of row first + j in obj_s[j]. Returns
+ * items), k = lab4_tile_lbs_path_search(tile.a_rows, s.offset, tile.a, diag)
+ * rows before it, and lab4_tile_serial_lbs(s.offset, tile.a, k, diag - k, count,
+ * OUT_VT, obj_s + (k - first)) puts the A item of row first + j in obj_s[j]
+ * (both lab4_search.h: the tile's searches with int cursors). Returns
  * the chunk's end (the same search at min(c + OUT_NV, items)); a barrier
  * before it returns publishes obj_s. */
 static __device__ int64_t stage_chunk(const join_tile &tile, const join_tile_shared &s, int64_t c,
                                       int64_t first, int32_t *obj_s)
 {
-    // BEGIN SOLUTION (Step 4.5): this thread's diagonal, lab4_lbs_path_search, lab4_serial_lbs into obj_s; the chunk's end; barrier
+    // BEGIN SOLUTION (Step 4.5): this thread's diagonal, lab4_tile_lbs_path_search, lab4_tile_serial_lbs into obj_s; the chunk's end; barrier
     const int64_t items = tile.a_rows + tile.a;
     int64_t diag = min(c + (int64_t)threadIdx.x * OUT_VT, items);
-    int64_t k = lab4_lbs_path_search(0, tile.a_rows, s.offset, tile.a, diag);
-    lab4_serial_lbs(s.offset, 0, tile.a, first, k, diag - k, (int)min((int64_t)OUT_VT, items - diag), OUT_VT,
-                    obj_s);
-    int64_t last = lab4_lbs_path_search(0, tile.a_rows, s.offset, tile.a, min(c + OUT_NV, items));
+    int64_t k = lab4_tile_lbs_path_search(tile.a_rows, s.offset, tile.a, diag);
+    lab4_tile_serial_lbs(s.offset, tile.a, k, (int)(diag - k), (int)min((int64_t)OUT_VT, items - diag), OUT_VT,
+                         obj_s + (k - first));
+    int64_t last = lab4_tile_lbs_path_search(tile.a_rows, s.offset, tile.a, min(c + OUT_NV, items));
     __syncthreads();
     return last;
     // STUB: (void)tile; (void)s; (void)c; (void)first; (void)obj_s;
@@ -184,7 +185,7 @@ static __device__ void expand_shared_chunks(const join_tile &tile, const join_ti
 {
     const int64_t items = tile.a_rows + tile.a;
     while (c < items) {
-        const int64_t first = lab4_lbs_path_search(0, tile.a_rows, s.offset, tile.a, c);
+        const int64_t first = lab4_tile_lbs_path_search(tile.a_rows, s.offset, tile.a, c);
         const int64_t last = stage_chunk(tile, s, c, first, obj_s);
         store_chunks(tile, s, obj_s, c, first, last, min(c + CLAIM_NV, items), a_rows_before, a_count, out_a, out_b);
         c = take_claim(record);

@@ -499,6 +499,62 @@ Test(lab4_emulate, sorted_search_kernel_equals_reference)
     }
 }
 
+/* The fused join's chunk searches (lab4_tile_lbs_path_search,
+ * lab4_tile_serial_lbs: int cursors) against the general ones, for every
+ * diagonal of small offset arrays (empty objects at the ends and in the middle,
+ * random counts) and, for a tile whose rows pass 2^31 (one object of 3e9 rows),
+ * for the diagonals around each object's start and the ends: the same split,
+ * and from it the same objects for VT steps. */
+static void check_tile_lbs_at(const int64_t *off, int objs, int64_t outs, int64_t d)
+{
+    enum { VT = 9 };
+    int64_t k = lab4_lbs_path_search(0, outs, off, objs, d);
+    cr_assert(eq(i64, lab4_tile_lbs_path_search(outs, off, objs, d), k),
+              "step 4.3, lab4_tile_lbs_path_search: %d objects, %lld outputs, diag %lld", objs, (long long)outs,
+              (long long)d);
+    int64_t left = outs + objs - d;
+    int count = left < VT ? (int)left : VT;
+    int32_t want[VT], got[VT];
+    memset(want, 0xA5, sizeof want);
+    memset(got, 0x5A, sizeof got);
+    lab4_serial_lbs(off, 0, objs, k, k, d - k, count, VT, want);
+    lab4_tile_serial_lbs(off, objs, k, (int)(d - k), count, VT, got);
+    int emitted = 0;
+    for (int64_t step = 0, o = d - k; step < count; step++) /* outputs among the steps */
+        if (o < objs && off[o] <= k + emitted)
+            o++;
+        else
+            emitted++;
+    for (int j = 0; j < emitted; j++)
+        cr_assert(eq(i32, got[j], want[j]), "step 4.3, lab4_tile_serial_lbs: diag %lld, output %d of the thread",
+                  (long long)d, j);
+}
+
+Test(lab4_search, tile_lbs_searches_equal_the_general_ones)
+{
+    int64_t small[] = { 0, 0, 3, 3, 3, 8, 9, 9 };
+    for (int64_t d = 0; d <= 7 + 9; d++)
+        check_tile_lbs_at(small, 7, 9, d);
+    srand(77);
+    for (int shape = 0; shape < 20; shape++) {
+        int objs = 1 + rand() % 60;
+        int64_t off[64], outs = 0;
+        for (int j = 0; j < objs; j++) {
+            off[j] = outs;
+            outs += rand() % 4 == 0 ? 0 : rand() % 7;
+        }
+        for (int64_t d = 0; d <= outs + objs; d++)
+            check_tile_lbs_at(off, objs, outs, d);
+    }
+    /* counts 2, 3e9, 0, 5: the rows pass 2^31 inside one tile */
+    int64_t big[] = { 0, 2, 3000000002LL, 3000000002LL };
+    int64_t big_outs = 3000000007LL, starts[] = { 0, 2, 3000000002LL, big_outs };
+    for (int s = 0; s < 4; s++)
+        for (int64_t d = starts[s] - 12; d <= starts[s] + 4 + 12; d++)
+            if (d >= 0 && d <= big_outs + 4)
+                check_tile_lbs_at(big, 4, big_outs, d);
+}
+
 /* The LBS partition kernel on the host: partitions[t] for t = 0 .. tiles (caller frees). */
 static int64_t *lbs_partitions(const int64_t *offsets, int64_t objs, int64_t nv, int64_t *tiles)
 {
