@@ -3,7 +3,7 @@
 # round 18), each join's share of the copy (memcpy of the same bytes, same binary,
 # same run) per case: label, then the lower and higher round of each bar, and the
 # goal. The bars come from -v bars="VARIANT:BUILD VARIANT:BUILD ..."
-# (lab4_join_hot.gp, lab4_join_tile32.gp, lab4_join_lbs32.gp).
+# (lab4_join_hot.gp, lab4_join_tile32.gp, lab4_join_lbs32_h100.gp).
 /^#/ || $1 == "lab" || $3 != 16777216 { next }
 {
     split($6, p, ";")

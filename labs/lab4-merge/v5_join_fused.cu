@@ -40,8 +40,8 @@
  * searches): the hot key's inner join in 0.28 ms on the H100 and the H200;
  * unique keys time as with sharing turned off; ~4 and ~16 rows per key (0 to 4
  * of 5,958 tiles shared) 0-4% slower (cause not found: a helper now claims
- * before it loads a tile's scan, which changed nothing beyond the rounds'
- * spread; the kernel's machine code grew from 73 to 95 KB).
+ * before it loads a tile's scan, which moved the times by -1.8% to +1.9% in
+ * two H200 runs; the kernel's machine code grew from 73 to 95 KB).
  * The capacity: a tile writes its rows with an A side only when they all end at
  * or below join_capacity (the kept B rows wait for the whole count), so
  * nothing is ever written past it; but a tile cannot know the

@@ -75,7 +75,8 @@ LAB4_HD int64_t lab4_upper_bound_from(const int32_t *b, int64_t count, int64_t s
 }
 
 /* lab4_upper_bound_from inside a tile, in int (see lab4_tile_merge_path_search
- * below for why): how many of b[0..count) are <= key when b[0..start) are. */
+ * below for why): how many of b[0..count) are <= key when b[0..start) are.
+ * count < 2^30 (a tile's keys), so the doubling step cannot overflow. */
 LAB4_HD int lab4_tile_upper_bound_from(const int32_t *b, int count, int start, int32_t key)
 {
     int lo = start, step = 1; /* b[0..lo) <= key */

@@ -510,7 +510,7 @@ static void check_tile_lbs_at(const int64_t *off, int objs, int64_t outs, int64_
     enum { VT = 9 };
     int64_t k = lab4_lbs_path_search(0, outs, off, objs, d);
     cr_assert(eq(i64, lab4_tile_lbs_path_search(outs, off, objs, d), k),
-              "step 4.3, lab4_tile_lbs_path_search: %d objects, %lld outputs, diag %lld", objs, (long long)outs,
+              "step 4.3, lab4_tile_lbs_path_search (against lab4_lbs_path_search): %d objects, %lld outputs, diag %lld", objs, (long long)outs,
               (long long)d);
     int64_t left = outs + objs - d;
     int count = left < VT ? (int)left : VT;
@@ -526,11 +526,11 @@ static void check_tile_lbs_at(const int64_t *off, int objs, int64_t outs, int64_
         else
             emitted++;
     for (int j = 0; j < emitted; j++)
-        cr_assert(eq(i32, got[j], want[j]), "step 4.3, lab4_tile_serial_lbs: diag %lld, output %d of the thread",
+        cr_assert(eq(i32, got[j], want[j]), "step 4.3, lab4_tile_serial_lbs (against lab4_serial_lbs): diag %lld, output %d of the thread",
                   (long long)d, j);
 }
 
-Test(lab4_search, tile_lbs_searches_equal_the_general_ones)
+Test(lab4_search, lbs_tile_searches_equal_the_general_ones)
 {
     int64_t small[] = { 0, 0, 3, 3, 3, 8, 9, 9 };
     for (int64_t d = 0; d <= 7 + 9; d++)

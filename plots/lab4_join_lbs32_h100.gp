@@ -6,7 +6,8 @@
 # and 16 rows per key, one hot key of 4096 rows in each table, and unique keys
 # (which never search their chunks). Each bar is the mean of the run's two rounds,
 # its whiskers the two rounds; the dashes are the goal (0.30). Measured on the
-# H100 only.
+# H100 only: once an H200 CSV (lab4_join_lbs32.csv) exists, name it in the first
+# line and rename this script lab4_join_lbs32.gp, for the usual pair of charts.
 call 'plots/style.gp' ARG1 ARG2
 ratios = sprintf("< awk -F, -v bars='join-fused:final join-fused:lbs' -f plots/rounds.awk -f plots/lab4_join_cases.awk '%s'", csv)
 set title sprintf("lab4: the fused join's chunk search with int cursors, 2^{24} keys (%s)", gpu)
