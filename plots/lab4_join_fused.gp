@@ -6,7 +6,7 @@
 # Each bar is the mean of the run's two rounds, its whiskers the two rounds; the
 # dashes are the goal (0.30).
 call 'plots/style.gp' ARG1 ARG2
-ratios = sprintf("< awk -F, -f plots/rounds.awk -f plots/lab4_join_fused.awk '%s'", csv)
+ratios = sprintf("< awk -F, -v bars='join:old join:new join-fused:new' -v cases='dups=1 dups=4' -f plots/rounds.awk -f plots/lab4_join_cases.awk '%s'", csv)
 set title sprintf("lab4: the joins at 2^{24} keys, before and after Step 4.5 (%s)", gpu)
 set ylabel "share of the memcpy row's GB/s"
 set yrange [0:0.4]
