@@ -150,7 +150,7 @@ LAB4_HD int64_t lab4_merge_path_search(const int32_t *a, int64_t a_count, const 
 /* The Merge Path search inside a tile: the same answer as lab4_merge_path_search,
  * in int. A tile's indices all fit in an int, and the 64-bit index arithmetic of
  * the search above costs in every step (two or more instructions for each add,
- * halving, compare and select, a 64-bit multiply-add for each address): in the
+ * halving, compare and select, two instead of one for each address): in the
  * joins' count tile (lab4_join.cuh) this search and the gallops were 24% of the
  * fused join's instructions for unique keys (H200, ncu). With this search and
  * lab4_tile_upper_bound_from the joins ran 2-9% faster on the H100 and the H200

@@ -31,10 +31,10 @@
  * spreads the rows over the GPU. So a tile of more than SHARE_CHUNKS chunks
  * shares them: it puts its own scan and first matches in global memory
  * (ws.offsets and ws.first_b at its A items, where Step 4.4 keeps every A row's
- * global scan and first match) and a record in ws.status (share_tile); every block that has finished its own tile then
- * takes chunks of the most recently shared tiles, CLAIM_CHUNKS at a time with
- * one atomicAdd (help_shared_tiles), and so does the owner
- * (expand_shared_chunks).
+ * global scan and first match) and a record in ws.status (share_tile); every
+ * block that has finished its own tile then takes chunks of the most recently
+ * shared tiles, CLAIM_CHUNKS at a time with one atomicAdd (help_shared_tiles),
+ * and so does the owner (expand_shared_chunks).
  * Nobody waits for anybody: whatever the helpers leave, the owner stores.
  * Measured (2^24, plots/data/lab4_join_hot*.csv, before the int tile
  * searches): the hot key's inner join in 0.28 ms on the H100 and the H200;
