@@ -30,10 +30,16 @@ static_assert(SEARCH_NT >= 64 && SEARCH_NT % 32 == 0, "the two look-backs run in
 
 /* ---- one search + count + scan tile --------------------------------------------------- */
 
+/* The tile's block scan: cub's warp-scans algorithm, whose storage is one
+ * total per warp (96 bytes) where the default raking one keeps every thread's
+ * value (2,336 bytes): Step 4.5 needs those bytes to fit 5 blocks an SM
+ * (v5_join_fused.cu). */
+typedef cub::BlockScan<int64_t, SEARCH_NT, cub::BLOCK_SCAN_WARP_SCANS> join_block_scan;
+
 /* The tile's shared memory. keys (the tile's A keys, then its B keys) and the
  * A rows' lower bounds live in offset's bytes until the scan writes it. */
 struct join_tile_shared {
-    typename cub::BlockScan<int64_t, SEARCH_NT>::TempStorage scan;
+    typename join_block_scan::TempStorage scan;
     int64_t offset[SEARCH_NV]; /* the rows of the tile's items before item i (exclusive scan) */
     int32_t first[SEARCH_NV];  /* A item: its first match in B, or -1; B item: the search's scratch */
     uint8_t matched[SEARCH_NV];
@@ -115,15 +121,20 @@ static __device__ __forceinline__ int64_t join_chain_rows(const join_tile &tile,
     return chain == 0 ? tile.a_rows : tile.rows - tile.a_rows;
 }
 
+/* The running counts a join needs: a join that keeps no B row alone (inner,
+ * left) has none in any tile, so it runs only count 0 (its second look-back
+ * would only add zeros). */
+static __device__ __forceinline__ int join_chains(int keep_b) { return keep_b ? 2 : 1; }
+
 /* A tile publishes its aggregates as soon as its scan has them, before anything
  * else it does: the tiles after it can then get past it sooner. Thread 0 stores
- * A | join_chain_rows(tile, 0) in status_a[t] and thread 32 A |
- * join_chain_rows(tile, 1) in status_b[t], relaxed (tile 0 stores nothing: it
- * publishes its P at once). */
-static __device__ void join_publish_aggregates(const join_tile &tile, unsigned long long *status_a,
+ * A | join_chain_rows(tile, 0) in status_a[t] and, when the join keeps B rows,
+ * thread 32 A | join_chain_rows(tile, 1) in status_b[t], relaxed (tile 0
+ * stores nothing: it publishes its P at once). */
+static __device__ void join_publish_aggregates(const join_tile &tile, int keep_b, unsigned long long *status_a,
                                                unsigned long long *status_b)
 {
-    if (tile.t == 0 || threadIdx.x % 32 != 0 || threadIdx.x > 32)
+    if (tile.t == 0 || threadIdx.x % 32 != 0 || (int)threadIdx.x / 32 >= join_chains(keep_b))
         return;
     const int chain = (int)threadIdx.x / 32;
     status_ref((chain == 0 ? status_a : status_b)[tile.t])
@@ -155,16 +166,17 @@ static __device__ int64_t join_look_back(unsigned long long *status, int64_t t, 
 
 /* Step 3 of the file's header (all threads call it, after
  * join_publish_aggregates): the rows of all tiles before this one, from A rows
- * (warp 0, on status_a) and from kept B rows (warp 1, on status_b), into
- * s.prefix[0] and s.prefix[1], then a barrier. The last tile also writes the
- * totals: *a_rows_total (all rows with an A side) and *rows (all rows). */
-static __device__ void join_rows_before(const join_tile &tile, int64_t tiles,
+ * (warp 0, on status_a) and, when the join keeps B rows, from kept B rows
+ * (warp 1, on status_b; 0 otherwise: join_chains), into s.prefix[0] and
+ * s.prefix[1], then a barrier. The last tile also writes the totals:
+ * *a_rows_total (all rows with an A side) and *rows (all rows). */
+static __device__ void join_rows_before(const join_tile &tile, int64_t tiles, int keep_b,
                                         unsigned long long *status_a, unsigned long long *status_b,
                                         int64_t *a_rows_total, int64_t *rows, join_tile_shared &s)
 {
-    // TODO(Step 4.4): warps 0 and 1 each join_look_back on their chain (aggregate: join_chain_rows), lane 0 stores the sum in s.prefix; barrier; the last tile's thread 0 writes both totals (about 11 lines)
-    (void)tile; (void)tiles; (void)status_a; (void)status_b; (void)a_rows_total; (void)rows;
-    (void)s;
+    // TODO(Step 4.4): warp w < join_chains(keep_b) runs join_look_back on its chain (aggregate: join_chain_rows), its lane 0 stores the sum in s.prefix[w] (0 for a chain not run); barrier; the last tile's thread 0 writes both totals (about 12 lines)
+    (void)tile; (void)tiles; (void)keep_b; (void)status_a; (void)status_b; (void)a_rows_total;
+    (void)rows; (void)s;
 }
 
 /* The tile's kept B rows (a right or outer join's B rows without partner), in

@@ -65,8 +65,8 @@ join_search_scan(const int32_t *__restrict__ a, int64_t a_count, const int32_t *
     // BEGIN SOLUTION (Step 4.4): join_count_tile, join_publish_aggregates, join_rows_before (totals into offsets[a_count] and *rows); the A items' offsets and first matches, coalesced; join_store_b_items
     __shared__ join_tile_shared s;
     join_tile tile = join_count_tile(a, a_count, b, b_count, partitions, keep_a, keep_b, ticket, s);
-    join_publish_aggregates(tile, status_a, status_b);
-    join_rows_before(tile, tiles, status_a, status_b, offsets + a_count, rows, s);
+    join_publish_aggregates(tile, keep_b, status_a, status_b);
+    join_rows_before(tile, tiles, keep_b, status_a, status_b, offsets + a_count, rows, s);
     const int64_t a0 = tile.r.a_begin, a_rows_before = s.prefix[0];
     for (int i = (int)threadIdx.x; i < tile.a; i += SEARCH_NT) {
         offsets[a0 + i] = a_rows_before + s.offset[i];

@@ -1,13 +1,11 @@
-# data: lab4_join_lbs32_h100.csv
+# data: lab4_join_lbs32.csv
 # lab4's fused join at 2^24 keys as a share of the copy rate (inputs read + rows
 # written, as a share of the driver's memcpy row in the same run) before and after
 # the load-balancing search of its chunks went from int64_t to int cursors (build
 # final, commit 5d866ad; build lbs, as committed), every join type, on about 4
 # and 16 rows per key, one hot key of 4096 rows in each table, and unique keys
 # (which never search their chunks). Each bar is the mean of the run's two rounds,
-# its whiskers the two rounds; the dashes are the goal (0.30). Measured on the
-# H100 only: once an H200 CSV (lab4_join_lbs32.csv) exists, name it in the first
-# line and rename this script lab4_join_lbs32.gp, for the usual pair of charts.
+# its whiskers the two rounds; the dashes are the goal (0.30).
 call 'plots/style.gp' ARG1 ARG2
 ratios = sprintf("< awk -F, -v bars='join-fused:final join-fused:lbs' -f plots/rounds.awk -f plots/lab4_join_cases.awk '%s'", csv)
 set title sprintf("lab4: the fused join's chunk search with int cursors, 2^{24} keys (%s)", gpu)
