@@ -65,6 +65,14 @@
  * slower for about 16 per key, whose chunks, 8 wide instead of 9, cost more
  * searches per row. */
 enum { FUSED_BLOCKS_PER_SM = 5, FUSED_SHARED = 228 * 1024 / FUSED_BLOCKS_PER_SM - 1024 - 128 };
+/* The blocks __launch_bounds__ asks room for: 5 x 256 threads fit an SM of 2,048
+ * (sm_80, sm_90, sm_100) or 1,536 (the other recent parts), not sm_75's 1,024,
+ * which holds 4 (ptxas would ignore the bound there, with a warning). */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
+#define FUSED_MIN_BLOCKS 4
+#else
+#define FUSED_MIN_BLOCKS FUSED_BLOCKS_PER_SM
+#endif
 /* The expand's chunk: SEARCH_NT threads x OUT_VT items (rows + A rows), as many
  * as obj_s can hold beside the search tile in FUSED_SHARED bytes (8 for the
  * 256 x 11 tile: 45,000 bytes in all). */
@@ -267,7 +275,7 @@ static __device__ void help_shared_tiles(join_tile_shared &s, unsigned int *shar
  *        claim 0 (its first CLAIM_NV items, from the chunk already staged),
  *        expand_shared_chunks;
  *   5. every block, its tile stored or refused: help_shared_tiles. */
-__global__ void __launch_bounds__(SEARCH_NT, FUSED_BLOCKS_PER_SM)
+__global__ void __launch_bounds__(SEARCH_NT, FUSED_MIN_BLOCKS)
 join_fused_tiles(const int32_t *__restrict__ a, int64_t a_count, const int32_t *__restrict__ b,
                  int64_t b_count, const int64_t *__restrict__ partitions, int64_t tiles, int keep_a,
                  int keep_b, int64_t capacity, unsigned int *ticket, unsigned long long *status_a,
