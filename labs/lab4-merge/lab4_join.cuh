@@ -37,14 +37,29 @@ static_assert(SEARCH_NT >= 64 && SEARCH_NT % 32 == 0, "the two look-backs run in
 typedef cub::BlockScan<int64_t, SEARCH_NT, cub::BLOCK_SCAN_WARP_SCANS> join_block_scan;
 
 /* The tile's shared memory. keys (the tile's A keys, then its B keys) and the
- * A rows' lower bounds live in offset's bytes until the scan writes it. */
+ * A rows' lower bounds live in offset's bytes until the scan writes it. An A
+ * item's slot of first holds its first match; the B items' slots hold the B
+ * items' match flags, one byte each (join_b_matched): first's B slots are 4
+ * bytes an item, so a tile's B flags always fit in them, and no A item's first
+ * match is ever written over them. (A separate array of flags would cost a
+ * byte an item, 2,816 bytes a tile, which Step 4.5's chunk takes instead.) */
 struct join_tile_shared {
     typename join_block_scan::TempStorage scan;
     int64_t offset[SEARCH_NV]; /* the rows of the tile's items before item i (exclusive scan) */
-    int32_t first[SEARCH_NV];  /* A item: its first match in B, or -1; B item: the search's scratch */
-    uint8_t matched[SEARCH_NV];
+    int32_t first[SEARCH_NV];  /* A item: its first match in B, or -1; B items: their flags */
     int64_t tile, run_end, prefix[2];
 };
+
+/* The match flags of the tile's B items, in first's B slots (B item j, slot
+ * a + j, at byte j from the first B slot): 1 when some A row has its key. */
+static __device__ __forceinline__ uint8_t *join_b_matched(join_tile_shared &s, int a)
+{
+    return (uint8_t *)(s.first + a);
+}
+static __device__ __forceinline__ const uint8_t *join_b_matched(const join_tile_shared &s, int a)
+{
+    return (const uint8_t *)(s.first + a);
+}
 
 /* What a tile knows after join_count_tile. Items are the tile's A rows, then its
  * B rows (slots 0 .. a - 1, then a .. n - 1). */
@@ -72,20 +87,24 @@ struct join_tile {
  *      s.run_end (-1 otherwise). Barrier.
  *   2. ONE sorted search (v2's, A first: upper = 0), each thread from its
  *      diagonal (lab4_tile_merge_path_search: int indices): lower bounds
- *      (global) of the A items, flags of A and B items in s.matched. B's
- *      bounds are not needed (b_bound NULL). Barrier.
+ *      (global) of the A items, flags of the B items (join_b_matched). Neither
+ *      B's bounds nor A's flags are stored (b_bound, a_match NULL): step 3
+ *      reads an A item's match where it looks for its upper bound anyway.
+ *      Barrier.
  *   3. rows: thread t owns the tile's items t*VT .. t*VT + VT - 1 (in slot order:
- *      stride VT, odd, so a warp's lanes hit different banks). An A item with a
- *      match finds its upper bound where it stands: its B run starts at its
- *      lower bound, inside the tile (the flag says b[lower] is its key) or just
- *      past it; lab4_tile_upper_bound_from on the tile's B keys from lower + 1 finds
- *      the run's end (one read when the run has one key), and s.run_end replaces
- *      it for the key that continues past the tile (keys[i] == halo.b_next).
+ *      stride VT, odd, so a warp's lanes hit different banks). An A item finds
+ *      its upper bound where it stands: its B run, if any, starts at its lower
+ *      bound, inside the tile or just past it. s.run_end is the upper bound of
+ *      the key that continues past the tile (keys[i] == halo.b_next); any
+ *      other A item has a match when the tile's B key at its lower bound is its
+ *      key (one read, the flag the search did not store), and then
+ *      lab4_tile_upper_bound_from on the tile's B keys from lower + 1 finds the
+ *      run's end (one more read when the run has one key).
  *      (This replaces a second, B-first search: its merge path search and walk
  *      cost as much as the first, for an answer most rows get in one read.)
  *      Each item's rows with lab4_join_count (A item: upper - lower matches; B
  *      item: its flag); an A item's first match (lower, or -1 without matches)
- *      to s.first[i]. Then the tile's exclusive scan of the rows
+ *      to s.first[i], over no B flag (join_tile_shared). Then the tile's exclusive scan of the rows
  *      (cub::BlockScan over the thread sums, then each thread its items) into
  *      s.offset[slot]; the barrier after it (__syncthreads_or) also tells
  *      whether any A item produces more than one row (tile.one_row_each).
@@ -96,7 +115,7 @@ static __device__ join_tile join_count_tile(const int32_t *__restrict__ a, int64
                                             int keep_b, unsigned int *ticket, join_tile_shared &s)
 {
     join_tile tile;
-    // TODO(Step 4.4): the three steps above: ticket; keys, halo and s.run_end; one A-first search (lower bounds, both flags); rows per item (upper bounds from the tile's B keys), first matches, BlockScan into s.offset; fill in tile (about 66 lines)
+    // TODO(Step 4.4): the three steps above: ticket; keys, halo and s.run_end; one A-first search (lower bounds, B's flags into join_b_matched); rows per item (A's match and upper bound from the tile's B keys), first matches, BlockScan into s.offset; fill in tile (about 68 lines)
     (void)a; (void)a_count; (void)b; (void)b_count; (void)partitions; (void)keep_a;
     (void)keep_b; (void)ticket; (void)s;
     tile = join_tile{};
@@ -188,8 +207,9 @@ static __device__ void join_store_b_items(const join_tile &tile, const join_tile
 {
     if (!keep_b)
         return;
+    const uint8_t *b_matched = join_b_matched(s, tile.a);
     for (int i = tile.a + (int)threadIdx.x; i < tile.n; i += SEARCH_NT)
-        if (lab4_join_count(0, 0, s.matched[i], keep_a, keep_b))
+        if (lab4_join_count(0, 0, b_matched[i - tile.a], keep_a, keep_b))
             b_rows[s.prefix[1] + s.offset[i] - tile.a_rows] = (int32_t)(tile.r.b_begin + i - tile.a);
 }
 

@@ -9,10 +9,11 @@
  *   1. search, count and scan in ONE pass over the keys (join_search_scan): a
  *      Merge Path tile of A and B (step 4.1) runs the sorted search of step 4.2
  *      once on the keys in shared memory, A first: the lower bound of each A row
- *      and a match flag for each A and B row. An A row with a match finds its
- *      upper bound from there: its run of equal B keys starts at its lower bound,
- *      and an exponential search over the tile's B keys finds the run's end (one
- *      read for a run of one key). An A row then knows its matches B[lower,
+ *      and a match flag for each B row. An A row finds its upper bound from
+ *      there: its run of equal B keys, if any, starts at its lower bound (one
+ *      read says whether the B key there is its own), and an exponential search
+ *      over the tile's B keys finds the run's end (one more read for a run of
+ *      one key). An A row then knows its matches B[lower,
  *      upper) and how many rows it produces (upper - lower, or 1 when it has
  *      none and the join keeps it); a B row produces 1 when it has none and the
  *      join keeps it. The tile scans those counts and learns what all earlier

@@ -57,13 +57,17 @@
  *     (__launch_bounds__ below; the kernel used 64, and needs no spill at 48);
  *   - shared memory: FUSED_SHARED bytes a block, Hopper's 228 KB an SM / 5,
  *     less the 1 KB the system keeps per block and 128 bytes for the few
- *     variables of the functions below. The search tile's block scan keeps
- *     its storage small for that (lab4_join.cuh), and the chunk gets the rest.
+ *     variables of the functions below. The search tile keeps its block
+ *     scan's storage and its match flags small for that (lab4_join.cuh), and
+ *     the chunk gets the rest.
  * Measured (2^24, plots/data/lab4_join_occupancy*.csv, with the chunk's end
  * searched by one thread, next): 4-13% faster for unique keys, 3-12% for
  * about 4 per key and 6-10% for the hot key, on the H100 and the H200; 5-7%
- * slower for about 16 per key, whose chunks, 8 wide instead of 9, cost more
- * searches per row. */
+ * slower for about 16 per key, whose chunks, then 8 wide instead of 9, cost
+ * more searches per row. The flags' bytes then made them 11 wide
+ * (plots/data/lab4_join_flags*.csv): 17.6-22.0% faster for about 16 per key,
+ * 4.8-8.5% for about 4 per key, 3.6-6.8% for the hot key and 1.5-6.9% for
+ * unique keys, on both GPUs. */
 enum { FUSED_BLOCKS_PER_SM = 5, FUSED_SHARED = 228 * 1024 / FUSED_BLOCKS_PER_SM - 1024 - 128 };
 /* The blocks __launch_bounds__ asks room for: 5 x 256 threads fit an SM of 2,048
  * (sm_80, sm_90, sm_100) or 1,536 (the other recent parts), not sm_75's 1,024,
@@ -74,8 +78,8 @@ enum { FUSED_BLOCKS_PER_SM = 5, FUSED_SHARED = 228 * 1024 / FUSED_BLOCKS_PER_SM 
 #define FUSED_MIN_BLOCKS FUSED_BLOCKS_PER_SM
 #endif
 /* The expand's chunk: SEARCH_NT threads x OUT_VT items (rows + A rows), as many
- * as obj_s can hold beside the search tile in FUSED_SHARED bytes (8 for the
- * 256 x 11 tile: 45,000 bytes in all). */
+ * as obj_s can hold beside the search tile in FUSED_SHARED bytes (11 for the
+ * 256 x 11 tile: 45,256 bytes in all). */
 enum {
     OUT_VT = (FUSED_SHARED - (int)sizeof(join_tile_shared)) / ((int)sizeof(int32_t) * SEARCH_NT),
     OUT_NV = SEARCH_NT * OUT_VT
