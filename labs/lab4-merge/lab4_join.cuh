@@ -5,9 +5,10 @@
  * Both start the same way: Merge Path tiles of A and B (SEARCH_NV keys each),
  * one block per tile, and in each tile
  *   1. the sorted search of step 4.2, once, A first: the lower bound of every A
- *      row in B and a match flag for every A and B row; an A row with a match
- *      finds its upper bound from there (an exponential search over the tile's
- *      B keys, one read for a run of one key);
+ *      row in B and a match flag for every B row; an A row has a match when the
+ *      B key at its lower bound is its own, and finds its upper bound from
+ *      there (an exponential search over the tile's B keys, one read for a run
+ *      of one key);
  *   2. the rows every table row produces (lab4_join_count) and their exclusive
  *      scan over the tile;
  *   3. a decoupled look-back (lab 3), run by a whole warp per running count,
