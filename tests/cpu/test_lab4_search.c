@@ -693,8 +693,9 @@ static int contains_brute(const int32_t *b, size_t nb, int32_t key)
 /* The join on the host, as v4 composes it. join_search_scan tile by tile, in
  * order (so the look-back is a running count): the tile's keys and halo, the
  * run past the tile (lab4_upper_bound_from), each thread's one search (A first,
- * lab4_tile_merge_path_search: lower bounds and the flags of A and B), the upper
- * bound of every A item with a match from the tile's B keys
+ * lab4_tile_merge_path_search: lower bounds, and B's flags in first_s's B slots,
+ * a byte each, as join_b_matched keeps them), an A item's match from the tile's
+ * B key at its lower bound and its upper bound from the tile's B keys
  * (lab4_tile_upper_bound_from from its lower bound + 1, or
  * the run past the tile), the rows of every item (lab4_join_count) and first
  * matches, the tile's exclusive scan, the stores of
@@ -711,7 +712,6 @@ static size_t emulate_join(const int32_t *a, size_t na, const int32_t *b, size_t
     int64_t *offsets = malloc((na + 1) * sizeof(int64_t));
     int32_t *first = malloc((na + 1) * 4), *b_rows = malloc((nb + 1) * 4);
     int32_t *keys = malloc((size_t)nv * 4), *lower_s = malloc((size_t)nv * 4), *first_s = malloc((size_t)nv * 4);
-    uint8_t *matched_s = malloc((size_t)nv);
     int64_t *offset_s = malloc((size_t)nv * sizeof(int64_t));
     int64_t a_rows_before = 0, b_rows_before = 0; /* the look-back's two running counts */
     for (int64_t t = 0; t < ntiles; t++) {
@@ -726,27 +726,29 @@ static size_t emulate_join(const int32_t *a, size_t na, const int32_t *b, size_t
                               : -1;
         memset(lower_s, 0xA5, (size_t)nv * 4);
         memset(first_s, 0xA5, (size_t)nv * 4);
-        memset(matched_s, 0xA5, (size_t)nv);
+        uint8_t *b_matched = (uint8_t *)(first_s + tile_a); /* B item j's flag at byte j */
         for (int tid = 0; tid < nt; tid++) {
             int diag = tid * vt < tile_n ? tid * vt : tile_n;
             int steps = vt < tile_n - diag ? vt : tile_n - diag;
             int split = lab4_tile_merge_path_search(keys, tile_a, keys + tile_a, tile_b, diag, 0);
             lab4_serial_search(keys, tile_a, tile_b, split, diag - split, steps, vt, 0, a0, b0, halo, lower_s,
-                               NULL, matched_s, matched_s + tile_a);
+                               NULL, NULL, b_matched);
         }
         int64_t tile_rows = 0;
         for (int i = 0; i < tile_n; i++) {
             int64_t c;
             if (i < tile_a) {
                 int64_t lower = lower_s[i], upper = lower;
-                cr_assert(eq(u8, matched_s[i], (uint8_t)contains_brute(b, nb, keys[i])),
-                          "step 4.4 (join emulation, lab4_serial_search): tile %lld, flag of a[%lld]",
+                int at = (int)(lower - b0);
+                int past = run_end >= 0 && keys[i] == halo.b_next; /* the run that goes on past the tile */
+                int matched = past || (at < tile_b && keys[tile_a + at] == keys[i]);
+                cr_assert(eq(int, matched, contains_brute(b, nb, keys[i])),
+                          "step 4.4 (join emulation): tile %lld, match of a[%lld] (B's key at its lower bound)",
                           (long long)t, (long long)(a0 + i));
-                if (matched_s[i])
-                    upper = run_end >= 0 && keys[i] == halo.b_next
-                                ? run_end
-                                : b0 + lab4_tile_upper_bound_from(keys + tile_a, tile_b, (int)(lower - b0) + 1,
-                                                                  keys[i]);
+                if (past)
+                    upper = run_end;
+                else if (matched)
+                    upper = b0 + lab4_tile_upper_bound_from(keys + tile_a, tile_b, at + 1, keys[i]);
                 cr_assert(eq(i64, lower, lab4_lower_bound(b, (int64_t)nb, keys[i])),
                           "step 4.4 (join emulation): tile %lld, lower bound of a[%lld]", (long long)t,
                           (long long)(a0 + i));
@@ -755,8 +757,12 @@ static size_t emulate_join(const int32_t *a, size_t na, const int32_t *b, size_t
                           (long long)(a0 + i));
                 c = lab4_join_count(1, upper - lower, 0, keep_a, keep_b);
                 first_s[i] = upper > lower ? (int32_t)lower : -1;
-            } else
-                c = lab4_join_count(0, 0, matched_s[i], keep_a, keep_b);
+            } else {
+                cr_assert(eq(u8, b_matched[i - tile_a], (uint8_t)contains_brute(a, na, keys[i])),
+                          "step 4.4 (join emulation, lab4_serial_search): tile %lld, flag of b[%lld] in first's B slots",
+                          (long long)t, (long long)(b0 + i - tile_a));
+                c = lab4_join_count(0, 0, b_matched[i - tile_a], keep_a, keep_b);
+            }
             offset_s[i] = tile_rows;
             tile_rows += c;
         }
@@ -765,7 +771,7 @@ static size_t emulate_join(const int32_t *a, size_t na, const int32_t *b, size_t
             if (i < tile_a) {
                 offsets[a0 + i] = a_rows_before + offset_s[i];
                 first[a0 + i] = first_s[i];
-            } else if (lab4_join_count(0, 0, matched_s[i], keep_a, keep_b))
+            } else if (lab4_join_count(0, 0, b_matched[i - tile_a], keep_a, keep_b))
                 b_rows[b_rows_before + offset_s[i] - tile_a_rows] = (int32_t)(b0 + i - tile_a);
         }
         a_rows_before += tile_a_rows;
@@ -787,7 +793,7 @@ static size_t emulate_join(const int32_t *a, size_t na, const int32_t *b, size_t
             lab4_join_row((int64_t)na + b_rows[u], 0, (int64_t)na, -1, &out_a[a_rows + u], &out_b[a_rows + u]);
     }
     free(part); free(offsets); free(first); free(b_rows);
-    free(keys); free(lower_s); free(first_s); free(matched_s); free(offset_s);
+    free(keys); free(lower_s); free(first_s); free(offset_s);
     return rows;
 }
 
