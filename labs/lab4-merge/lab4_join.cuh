@@ -105,7 +105,8 @@ struct join_tile {
  *      cost as much as the first, for an answer most rows get in one read.)
  *      Each item's rows with lab4_join_count (A item: upper - lower matches; B
  *      item: its flag); an A item's first match (lower, or -1 without matches)
- *      to s.first[i], over no B flag (join_tile_shared). Then the tile's exclusive scan of the rows
+ *      to s.first[i], over no B flag (join_tile_shared). Then the tile's
+ *      exclusive scan of the rows
  *      (cub::BlockScan over the thread sums, then each thread its items) into
  *      s.offset[slot]; the barrier after it (__syncthreads_or) also tells
  *      whether any A item produces more than one row (tile.one_row_each).
