@@ -51,7 +51,9 @@ static_assert(NV >= LAB4_MIN_NV, "tiles smaller than the partition arrays allow"
 
 /* One search tile per block, numbered by the ticket: join_count_tile (the
  * search, the rows and their scan: lab4_join.cuh), join_publish_aggregates,
- * join_rows_before (the two look-backs, and the totals from the last tile), then the stores, coalesced
+ * join_prefetch_keys of tile t + prefetch_ahead (L2 fetches the keys of a tile
+ * a block will draw later while this one looks back), join_rows_before (the two
+ * look-backs, and the totals from the last tile), then the stores, coalesced
  * (thread t: slots t, t + NT, ...): offsets[a0 + i] = rows from A before the
  * tile + s.offset[i] and first_b[a0 + i] = s.first[i] for A items i, and the
  * kept B items with join_store_b_items. The last tile also writes
@@ -59,13 +61,13 @@ static_assert(NV >= LAB4_MIN_NV, "tiles smaller than the partition arrays allow"
 __global__ void __launch_bounds__(SEARCH_NT)
 join_search_scan(const int32_t *__restrict__ a, int64_t a_count, const int32_t *__restrict__ b,
                  int64_t b_count, const int64_t *__restrict__ partitions, int64_t tiles, int keep_a,
-                 int keep_b, unsigned int *ticket, unsigned long long *status_a,
+                 int keep_b, int64_t prefetch_ahead, unsigned int *ticket, unsigned long long *status_a,
                  unsigned long long *status_b, int64_t *__restrict__ offsets,
                  int32_t *__restrict__ first_b, int32_t *__restrict__ b_rows, int64_t *rows)
 {
-    // TODO(Step 4.4): join_count_tile, join_publish_aggregates, join_rows_before (totals into offsets[a_count] and *rows); the A items' offsets and first matches, coalesced; join_store_b_items (about 10 lines)
+    // TODO(Step 4.4): join_count_tile, join_publish_aggregates, join_prefetch_keys, join_rows_before (totals into offsets[a_count] and *rows); the A items' offsets and first matches, coalesced; join_store_b_items (about 11 lines)
     (void)a; (void)a_count; (void)b; (void)b_count; (void)partitions; (void)tiles;
-    (void)keep_a; (void)keep_b; (void)ticket; (void)status_a; (void)status_b;
+    (void)keep_a; (void)keep_b; (void)prefetch_ahead; (void)ticket; (void)status_a; (void)status_b;
     (void)offsets; (void)first_b; (void)b_rows; (void)rows;
 }
 
@@ -147,6 +149,6 @@ extern "C" int lab4_join(const lab4_io *io, cudaStream_t stream)
                 return err;
         return 0;
     }
-    // TODO(Step 4.4): check the sizes (join_sizes_fit, and the partitions of an expand of join_capacity rows); 1. join_search_prepare, join_search_scan, record_phase 0; 2. join_partitions, record_phase 1; 3. join_expand, record_phase 2; then join_finish (about 36 lines)
+    // TODO(Step 4.4): check the sizes (join_sizes_fit, and the partitions of an expand of join_capacity rows); join_prefetch_ahead (once); 1. join_search_prepare, join_search_scan, record_phase 0; 2. join_partitions, record_phase 1; 3. join_expand, record_phase 2; then join_finish (about 38 lines)
     return KIT_TODO;
 }

@@ -260,7 +260,8 @@ static __device__ void help_shared_tiles(join_tile_shared &s, unsigned int *shar
  *      stage_chunk for the first chunk (c = 0). It needs only the tile's own
  *      scan, so it runs before the look-back, while the tiles before this one
  *      finish theirs;
- *   3. join_rows_before (totals into *a_rows_total, *rows), join_store_b_items;
+ *   3. join_prefetch_keys of tile t + prefetch_ahead (as Step 4.4), then
+ *      join_rows_before (totals into *a_rows_total, *rows), join_store_b_items;
  *   4. when the tile's rows with an A side end at or below capacity (rows from
  *      A before the tile + tile.a_rows <= capacity; the same answer in every
  *      thread), store them, with (rows from A before the tile) + row as the
@@ -282,14 +283,16 @@ static __device__ void help_shared_tiles(join_tile_shared &s, unsigned int *shar
 __global__ void __launch_bounds__(SEARCH_NT, FUSED_MIN_BLOCKS)
 join_fused_tiles(const int32_t *__restrict__ a, int64_t a_count, const int32_t *__restrict__ b,
                  int64_t b_count, const int64_t *__restrict__ partitions, int64_t tiles, int keep_a,
-                 int keep_b, int64_t capacity, unsigned int *ticket, unsigned long long *status_a,
+                 int keep_b, int64_t capacity, int64_t prefetch_ahead, unsigned int *ticket,
+                 unsigned long long *status_a,
                  unsigned long long *status_b, unsigned int *share_count, join_shared_tile *share_records,
                  int64_t *offsets, int32_t *first_b, int32_t *__restrict__ b_rows, int64_t *a_rows_total,
                  int64_t *rows, int32_t *__restrict__ out_a, int32_t *__restrict__ out_b)
 {
-    // TODO(Step 4.5): the five steps above: count and publish; stage the first chunk unless one_row_each; look back and store the kept B items; if the A rows fit below capacity, store them with join_store_row: directly at s.offset[i] (one_row_each), each chunk with store_chunk, staging the next one after a barrier, or shared (share_tile, store_chunks of claim 0 up to CLAIM_NV items, expand_shared_chunks); then help_shared_tiles (about 23 lines)
+    // TODO(Step 4.5): the five steps above: count and publish; stage the first chunk unless one_row_each; prefetch, look back and store the kept B items; if the A rows fit below capacity, store them with join_store_row: directly at s.offset[i] (one_row_each), each chunk with store_chunk, staging the next one after a barrier, or shared (share_tile, store_chunks of claim 0 up to CLAIM_NV items, expand_shared_chunks); then help_shared_tiles (about 24 lines)
     (void)a; (void)a_count; (void)b; (void)b_count; (void)partitions; (void)tiles;
-    (void)keep_a; (void)keep_b; (void)capacity; (void)ticket; (void)status_a; (void)status_b;
+    (void)keep_a; (void)keep_b; (void)capacity; (void)prefetch_ahead; (void)ticket; (void)status_a;
+    (void)status_b;
     (void)share_count; (void)share_records; (void)offsets; (void)first_b;
     (void)b_rows; (void)a_rows_total; (void)rows; (void)out_a; (void)out_b; (void)stage_chunk;
     (void)store_chunk; (void)share_tile; (void)expand_shared_chunks; (void)help_shared_tiles;
@@ -320,7 +323,7 @@ extern "C" int lab4_join_fused(const lab4_io *io, cudaStream_t stream)
     *io->join_rows = 0; /* until the row count is known */
     if (n == 0)
         return 0;
-    // TODO(Step 4.5): check the sizes (join_sizes_fit); join_search_prepare; join_fused_tiles; join_fused_b_rows when the join keeps B rows; join_finish (about 28 lines)
+    // TODO(Step 4.5): check the sizes (join_sizes_fit); join_prefetch_ahead (once); join_search_prepare; join_fused_tiles; join_fused_b_rows when the join keeps B rows; join_finish (about 30 lines)
     (void)a_count; (void)b_count; (void)stream;
     return KIT_TODO;
 }

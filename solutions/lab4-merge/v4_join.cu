@@ -51,7 +51,9 @@ static_assert(NV >= LAB4_MIN_NV, "tiles smaller than the partition arrays allow"
 
 /* One search tile per block, numbered by the ticket: join_count_tile (the
  * search, the rows and their scan: lab4_join.cuh), join_publish_aggregates,
- * join_rows_before (the two look-backs, and the totals from the last tile), then the stores, coalesced
+ * join_prefetch_keys of tile t + prefetch_ahead (L2 fetches the keys of a tile
+ * a block will draw later while this one looks back), join_rows_before (the two
+ * look-backs, and the totals from the last tile), then the stores, coalesced
  * (thread t: slots t, t + NT, ...): offsets[a0 + i] = rows from A before the
  * tile + s.offset[i] and first_b[a0 + i] = s.first[i] for A items i, and the
  * kept B items with join_store_b_items. The last tile also writes
@@ -59,14 +61,15 @@ static_assert(NV >= LAB4_MIN_NV, "tiles smaller than the partition arrays allow"
 __global__ void __launch_bounds__(SEARCH_NT)
 join_search_scan(const int32_t *__restrict__ a, int64_t a_count, const int32_t *__restrict__ b,
                  int64_t b_count, const int64_t *__restrict__ partitions, int64_t tiles, int keep_a,
-                 int keep_b, unsigned int *ticket, unsigned long long *status_a,
+                 int keep_b, int64_t prefetch_ahead, unsigned int *ticket, unsigned long long *status_a,
                  unsigned long long *status_b, int64_t *__restrict__ offsets,
                  int32_t *__restrict__ first_b, int32_t *__restrict__ b_rows, int64_t *rows)
 {
-    // BEGIN SOLUTION (Step 4.4): join_count_tile, join_publish_aggregates, join_rows_before (totals into offsets[a_count] and *rows); the A items' offsets and first matches, coalesced; join_store_b_items
+    // BEGIN SOLUTION (Step 4.4): join_count_tile, join_publish_aggregates, join_prefetch_keys, join_rows_before (totals into offsets[a_count] and *rows); the A items' offsets and first matches, coalesced; join_store_b_items
     __shared__ join_tile_shared s;
     join_tile tile = join_count_tile(a, a_count, b, b_count, partitions, keep_a, keep_b, ticket, s);
     join_publish_aggregates(tile, keep_b, status_a, status_b);
+    join_prefetch_keys(a, a_count, b, b_count, partitions, tiles, tile.t + prefetch_ahead);
     join_rows_before(tile, tiles, keep_b, status_a, status_b, offsets + a_count, rows, s);
     const int64_t a0 = tile.r.a_begin, a_rows_before = s.prefix[0];
     for (int i = (int)threadIdx.x; i < tile.a; i += SEARCH_NT) {
@@ -75,7 +78,7 @@ join_search_scan(const int32_t *__restrict__ a, int64_t a_count, const int32_t *
     }
     join_store_b_items(tile, s, keep_a, keep_b, b_rows);
     // STUB: (void)a; (void)a_count; (void)b; (void)b_count; (void)partitions; (void)tiles;
-    // STUB: (void)keep_a; (void)keep_b; (void)ticket; (void)status_a; (void)status_b;
+    // STUB: (void)keep_a; (void)keep_b; (void)prefetch_ahead; (void)ticket; (void)status_a; (void)status_b;
     // STUB: (void)offsets; (void)first_b; (void)b_rows; (void)rows;
     // END SOLUTION
 }
@@ -198,7 +201,7 @@ extern "C" int lab4_join(const lab4_io *io, cudaStream_t stream)
                 return err;
         return 0;
     }
-    // BEGIN SOLUTION (Step 4.4): check the sizes (join_sizes_fit, and the partitions of an expand of join_capacity rows); 1. join_search_prepare, join_search_scan, record_phase 0; 2. join_partitions, record_phase 1; 3. join_expand, record_phase 2; then join_finish
+    // BEGIN SOLUTION (Step 4.4): check the sizes (join_sizes_fit, and the partitions of an expand of join_capacity rows); join_prefetch_ahead (once); 1. join_search_prepare, join_search_scan, record_phase 0; 2. join_partitions, record_phase 1; 3. join_expand, record_phase 2; then join_finish
     const lab4_join_ws *ws = &io->ws;
     int keep_a, keep_b;
     join_keeps(io, &keep_a, &keep_b);
@@ -208,8 +211,10 @@ extern "C" int lab4_join(const lab4_io *io, cudaStream_t stream)
     if (!join_sizes_fit(io, search_tiles) || most_expand_tiles + 1 > io->partition_capacity)
         return KIT_CHECK(cudaErrorInvalidValue);
     static int partition_grid, expand_grid; /* resident blocks, asked once */
+    static int64_t prefetch_ahead;
     if (!expand_grid && ((err = kit_resident_blocks(join_partitions, LAB4_PARTITION_NT, 0, &partition_grid)) ||
-                         (err = kit_resident_blocks(join_expand, NT, 0, &expand_grid))))
+                         (err = kit_resident_blocks(join_expand, NT, 0, &expand_grid)) ||
+                         (err = join_prefetch_ahead(join_search_scan, &prefetch_ahead))))
         return err;
 
     /* 1. search, count and scan: one pass over the keys */
@@ -217,7 +222,7 @@ extern "C" int lab4_join(const lab4_io *io, cudaStream_t stream)
     if ((err = join_search_prepare(io, search_tiles, &status, stream)))
         return err;
     join_search_scan<<<(unsigned)search_tiles, SEARCH_NT, 0, stream>>>(
-        io->a, a_count, io->b, b_count, io->partitions, search_tiles, keep_a, keep_b, status.ticket, status.a,
+        io->a, a_count, io->b, b_count, io->partitions, search_tiles, keep_a, keep_b, prefetch_ahead, status.ticket, status.a,
         status.b, ws->offsets, ws->first_b, ws->b_rows, ws->rows);
     if ((err = KIT_LAUNCH_CHECK()) || (err = record_phase(io, 0, stream)))
         return err;

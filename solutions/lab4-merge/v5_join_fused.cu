@@ -271,7 +271,8 @@ static __device__ void help_shared_tiles(join_tile_shared &s, unsigned int *shar
  *      stage_chunk for the first chunk (c = 0). It needs only the tile's own
  *      scan, so it runs before the look-back, while the tiles before this one
  *      finish theirs;
- *   3. join_rows_before (totals into *a_rows_total, *rows), join_store_b_items;
+ *   3. join_prefetch_keys of tile t + prefetch_ahead (as Step 4.4), then
+ *      join_rows_before (totals into *a_rows_total, *rows), join_store_b_items;
  *   4. when the tile's rows with an A side end at or below capacity (rows from
  *      A before the tile + tile.a_rows <= capacity; the same answer in every
  *      thread), store them, with (rows from A before the tile) + row as the
@@ -293,17 +294,19 @@ static __device__ void help_shared_tiles(join_tile_shared &s, unsigned int *shar
 __global__ void __launch_bounds__(SEARCH_NT, FUSED_MIN_BLOCKS)
 join_fused_tiles(const int32_t *__restrict__ a, int64_t a_count, const int32_t *__restrict__ b,
                  int64_t b_count, const int64_t *__restrict__ partitions, int64_t tiles, int keep_a,
-                 int keep_b, int64_t capacity, unsigned int *ticket, unsigned long long *status_a,
+                 int keep_b, int64_t capacity, int64_t prefetch_ahead, unsigned int *ticket,
+                 unsigned long long *status_a,
                  unsigned long long *status_b, unsigned int *share_count, join_shared_tile *share_records,
                  int64_t *offsets, int32_t *first_b, int32_t *__restrict__ b_rows, int64_t *a_rows_total,
                  int64_t *rows, int32_t *__restrict__ out_a, int32_t *__restrict__ out_b)
 {
-    // BEGIN SOLUTION (Step 4.5): the five steps above: count and publish; stage the first chunk unless one_row_each; look back and store the kept B items; if the A rows fit below capacity, store them with join_store_row: directly at s.offset[i] (one_row_each), each chunk with store_chunk, staging the next one after a barrier, or shared (share_tile, store_chunks of claim 0 up to CLAIM_NV items, expand_shared_chunks); then help_shared_tiles
+    // BEGIN SOLUTION (Step 4.5): the five steps above: count and publish; stage the first chunk unless one_row_each; prefetch, look back and store the kept B items; if the A rows fit below capacity, store them with join_store_row: directly at s.offset[i] (one_row_each), each chunk with store_chunk, staging the next one after a barrier, or shared (share_tile, store_chunks of claim 0 up to CLAIM_NV items, expand_shared_chunks); then help_shared_tiles
     __shared__ join_tile_shared s;
     __shared__ int32_t obj_s[OUT_NV];
     join_tile tile = join_count_tile(a, a_count, b, b_count, partitions, keep_a, keep_b, ticket, s);
     join_publish_aggregates(tile, keep_b, status_a, status_b);
     int64_t first = 0, last = tile.one_row_each ? 0 : stage_chunk(tile, s, 0, first, obj_s);
+    join_prefetch_keys(a, a_count, b, b_count, partitions, tiles, tile.t + prefetch_ahead);
     join_rows_before(tile, tiles, keep_b, status_a, status_b, a_rows_total, rows, s);
     join_store_b_items(tile, s, keep_a, keep_b, b_rows);
 
@@ -324,7 +327,8 @@ join_fused_tiles(const int32_t *__restrict__ a, int64_t a_count, const int32_t *
     }
     help_shared_tiles(s, share_count, share_records, offsets, first_b, a_count, obj_s, out_a, out_b);
     // STUB: (void)a; (void)a_count; (void)b; (void)b_count; (void)partitions; (void)tiles;
-    // STUB: (void)keep_a; (void)keep_b; (void)capacity; (void)ticket; (void)status_a; (void)status_b;
+    // STUB: (void)keep_a; (void)keep_b; (void)capacity; (void)prefetch_ahead; (void)ticket; (void)status_a;
+    // STUB: (void)status_b;
     // STUB: (void)share_count; (void)share_records; (void)offsets; (void)first_b;
     // STUB: (void)b_rows; (void)a_rows_total; (void)rows; (void)out_a; (void)out_b; (void)stage_chunk;
     // STUB: (void)store_chunk; (void)share_tile; (void)expand_shared_chunks; (void)help_shared_tiles;
@@ -360,7 +364,7 @@ extern "C" int lab4_join_fused(const lab4_io *io, cudaStream_t stream)
     *io->join_rows = 0; /* until the row count is known */
     if (n == 0)
         return 0;
-    // BEGIN SOLUTION (Step 4.5): check the sizes (join_sizes_fit); join_search_prepare; join_fused_tiles; join_fused_b_rows when the join keeps B rows; join_finish
+    // BEGIN SOLUTION (Step 4.5): check the sizes (join_sizes_fit); join_prefetch_ahead (once); join_search_prepare; join_fused_tiles; join_fused_b_rows when the join keeps B rows; join_finish
     const lab4_join_ws *ws = &io->ws;
     int keep_a, keep_b, err;
     join_keeps(io, &keep_a, &keep_b);
@@ -368,7 +372,9 @@ extern "C" int lab4_join_fused(const lab4_io *io, cudaStream_t stream)
     if (!join_sizes_fit(io, tiles))
         return KIT_CHECK(cudaErrorInvalidValue);
     static int b_rows_grid; /* resident blocks, asked once */
-    if (!b_rows_grid && (err = kit_resident_blocks(join_fused_b_rows, SEARCH_NT, 0, &b_rows_grid)))
+    static int64_t prefetch_ahead;
+    if (!b_rows_grid && ((err = kit_resident_blocks(join_fused_b_rows, SEARCH_NT, 0, &b_rows_grid)) ||
+                         (err = join_prefetch_ahead(join_fused_tiles, &prefetch_ahead))))
         return err;
 
     int64_t *a_rows_total = ws->offsets + a_count;
@@ -376,7 +382,7 @@ extern "C" int lab4_join_fused(const lab4_io *io, cudaStream_t stream)
     if ((err = join_search_prepare(io, tiles, &status, stream)))
         return err;
     join_fused_tiles<<<(unsigned)tiles, SEARCH_NT, 0, stream>>>(
-        io->a, a_count, io->b, b_count, io->partitions, tiles, keep_a, keep_b, capacity, status.ticket, status.a,
+        io->a, a_count, io->b, b_count, io->partitions, tiles, keep_a, keep_b, capacity, prefetch_ahead, status.ticket, status.a,
         status.b, status.share_count, status.share_records, ws->offsets, ws->first_b, ws->b_rows, a_rows_total, ws->rows,
         io->join_a, io->join_b);
     if ((err = KIT_LAUNCH_CHECK()))
