@@ -8,7 +8,7 @@
 # bars are the mean of the rounds (of the lower and higher one), the whiskers
 # the rounds; the dashes are the goal (0.30).
 call 'plots/style.gp' ARG1 ARG2
-ratios = sprintf("< awk -F, -f plots/lab4_join_ablation.awk '%s'", csv)
+ratios = sprintf("< awk -F, -v join=inner -v builds='count nostore b11' -f plots/lab4_join_ablation.awk '%s'", csv)
 set title sprintf("lab4: what the fused join's parts cost, inner join (%s)", gpu)
 set ylabel "share of the memcpy row's GB/s"
 set yrange [0:0.7]
