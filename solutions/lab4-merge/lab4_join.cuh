@@ -334,8 +334,9 @@ static __device__ __forceinline__ void join_prefetch_span(const int32_t *begin, 
 }
 
 /* While warp 0 (and warp 1 for right and outer joins) looks back
- * (join_rows_before), the block's other warps only wait: warp 2's lane 0 asks L2 for the A and B keys of tile t + ahead
- * (its bounds from the partitions, which exist before the kernel starts).
+ * (join_rows_before), the block's other warps only wait: warp 2's lane 0 asks
+ * L2 for the A and B keys of tile t + ahead (its bounds from the partitions,
+ * which exist before the kernel starts).
  * Tickets go out in order, one per block that starts, so with `ahead` the
  * blocks resident on the GPU, tile t + ahead is drawn about when this block
  * ends, and its block's first loads then wait for L2, not for DRAM (the same
@@ -348,7 +349,7 @@ static __device__ __forceinline__ void join_prefetch_span(const int32_t *begin, 
 static __device__ void join_prefetch_keys(const int32_t *a, int64_t a_count, const int32_t *b, int64_t b_count,
                                           const int64_t *partitions, int64_t tiles, int64_t t)
 {
-    if (threadIdx.x != 64 || t >= tiles)
+    if (threadIdx.x != 2 * 32 || t >= tiles) /* warp 2, lane 0 */
         return;
     lab4_merge_range r = lab4_merge_tile_range(partitions, t, SEARCH_NV, a_count, b_count);
     join_prefetch_span(a + r.a_begin, a + r.a_end);

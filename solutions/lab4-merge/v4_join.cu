@@ -222,8 +222,8 @@ extern "C" int lab4_join(const lab4_io *io, cudaStream_t stream)
     if ((err = join_search_prepare(io, search_tiles, &status, stream)))
         return err;
     join_search_scan<<<(unsigned)search_tiles, SEARCH_NT, 0, stream>>>(
-        io->a, a_count, io->b, b_count, io->partitions, search_tiles, keep_a, keep_b, prefetch_ahead, status.ticket, status.a,
-        status.b, ws->offsets, ws->first_b, ws->b_rows, ws->rows);
+        io->a, a_count, io->b, b_count, io->partitions, search_tiles, keep_a, keep_b, prefetch_ahead, status.ticket,
+        status.a, status.b, ws->offsets, ws->first_b, ws->b_rows, ws->rows);
     if ((err = KIT_LAUNCH_CHECK()) || (err = record_phase(io, 0, stream)))
         return err;
 

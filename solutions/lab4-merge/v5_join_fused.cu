@@ -382,9 +382,9 @@ extern "C" int lab4_join_fused(const lab4_io *io, cudaStream_t stream)
     if ((err = join_search_prepare(io, tiles, &status, stream)))
         return err;
     join_fused_tiles<<<(unsigned)tiles, SEARCH_NT, 0, stream>>>(
-        io->a, a_count, io->b, b_count, io->partitions, tiles, keep_a, keep_b, capacity, prefetch_ahead, status.ticket, status.a,
-        status.b, status.share_count, status.share_records, ws->offsets, ws->first_b, ws->b_rows, a_rows_total, ws->rows,
-        io->join_a, io->join_b);
+        io->a, a_count, io->b, b_count, io->partitions, tiles, keep_a, keep_b, capacity, prefetch_ahead, status.ticket,
+        status.a, status.b, status.share_count, status.share_records, ws->offsets, ws->first_b, ws->b_rows,
+        a_rows_total, ws->rows, io->join_a, io->join_b);
     if ((err = KIT_LAUNCH_CHECK()))
         return err;
     if (keep_b && b_count > 0) {
