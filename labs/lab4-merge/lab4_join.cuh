@@ -208,18 +208,13 @@ static __device__ void join_rows_before(const join_tile &tile, int64_t tiles, in
 #define LAB4_PREFETCH_QUARTERS 4
 #endif
 
-/* Ask L2 for the keys in [begin, end): one bulk prefetch (sm_90's
- * cp.async.bulk.prefetch.L2: no register, no shared memory, nothing waits for
- * it) of the 16-byte aligned part; nothing on older GPUs. */
+/* Ask L2 for the keys in [begin, end): their 16-byte aligned part, in one
+ * kit_prefetch_l2 (nothing on GPUs before sm_90). */
 static __device__ __forceinline__ void join_prefetch_span(const int32_t *begin, const int32_t *end)
 {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     uintptr_t first = ((uintptr_t)begin + 15) & ~(uintptr_t)15, last = (uintptr_t)end & ~(uintptr_t)15;
     if (last > first)
-        asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(first), "r"((unsigned)(last - first)));
-#else
-    (void)begin, (void)end;
-#endif
+        kit_prefetch_l2((const void *)first, (unsigned int)(last - first));
 }
 
 /* While warp 0 (and warp 1 for right and outer joins) looks back

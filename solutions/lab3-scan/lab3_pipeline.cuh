@@ -148,9 +148,7 @@ static __device__ __forceinline__ void prefetch_ahead(const T *in, size_t tiles,
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && LAB3_PREFETCH_QUARTERS > 0
     const size_t ahead = (size_t)t + (size_t)gridDim.x * LAB3_PREFETCH_QUARTERS / 4;
     if (ahead + 1 < tiles) /* a whole tile: the last one may be partial */
-        asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(in + ahead * S::NV),
-                     "r"((unsigned int)(S::NV * sizeof(T)))
-                     : "memory");
+        kit_prefetch_l2(in + ahead * S::NV, (unsigned int)(S::NV * sizeof(T)));
 #else
     (void)in, (void)tiles, (void)t;
 #endif
