@@ -137,7 +137,7 @@ static __device__ __forceinline__ void fill_stage(const T *in, size_t n, unsigne
 
 /* Lane 0 of the loader, having drawn ticket t: ask L2 for the tile that the blocks
  * will draw LAB3_PREFETCH_QUARTERS quarters of a round of tickets later (default:
- * half a round; sm_90's bulk prefetch, no shared memory needed). Its bytes then
+ * half a round; kit_prefetch_l2, no shared memory needed). Its bytes then
  * travel from DRAM while the ring is full: more bytes in flight than the stages of
  * shared memory hold, and that tile's bulk copy should find them in L2. The caller
  * checks that `in` is 16-byte aligned; never the last tile (it may be partial) nor
@@ -145,7 +145,7 @@ static __device__ __forceinline__ void fill_stage(const T *in, size_t n, unsigne
 template <typename S, typename T>
 static __device__ __forceinline__ void prefetch_ahead(const T *in, size_t tiles, unsigned int t)
 {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && LAB3_PREFETCH_QUARTERS > 0
+#if LAB3_PREFETCH_QUARTERS > 0 /* kit_prefetch_l2 itself does nothing before sm_90 */
     const size_t ahead = (size_t)t + (size_t)gridDim.x * LAB3_PREFETCH_QUARTERS / 4;
     if (ahead + 1 < tiles) /* a whole tile: the last one may be partial */
         kit_prefetch_l2(in + ahead * S::NV, (unsigned int)(S::NV * sizeof(T)));
