@@ -5,7 +5,7 @@
 # goal. The bars come from -v bars="VARIANT:BUILD VARIANT:BUILD ...", the cases
 # from -v cases="dups=1 dups=4 ..." (default: dups=1 dups=4 dups=16 hot)
 # (lab4_join_fused.gp, lab4_join_hot.gp, lab4_join_tile32.gp, lab4_join_lbs32.gp, lab4_join_occupancy.gp,
-# lab4_join_flags.gp, lab4_join_prefetch.gp, lab4_join_count_walk.gp).
+# lab4_join_flags.gp, lab4_join_prefetch.gp, lab4_join_count_walk.gp, lab4_join_keep_b.gp).
 /^#/ || $1 == "lab" || $3 != 16777216 { next }
 {
     split($6, p, ";")

@@ -88,9 +88,11 @@ struct join_tile {
  *      s.run_end (-1 otherwise). Barrier.
  *   2. ONE sorted search (v2's, A first: upper = 0), each thread from its
  *      diagonal (lab4_tile_merge_path_search: int indices): lower bounds
- *      (global) of the A items, flags of the B items (join_b_matched). Neither
- *      B's bounds nor A's flags are stored (b_bound, a_match NULL): step 3
- *      reads an A item's match where it looks for its upper bound anyway.
+ *      (global) of the A items, flags of the B items (join_b_matched) when
+ *      the join keeps B rows. Neither B's bounds nor A's flags are stored
+ *      (b_bound, a_match NULL): step 3 reads an A item's match where it looks
+ *      for its upper bound anyway; nor B's flags for an inner or left join
+ *      (b_match NULL too), whose B items produce no row.
  *      Barrier.
  *   3. rows: thread t owns the tile's items t*VT .. t*VT + VT - 1 (in slot order:
  *      stride VT, odd, so a warp's lanes hit different banks). An A item finds
@@ -104,9 +106,9 @@ struct join_tile {
  *      (This replaces a second, B-first search: its merge path search and walk
  *      cost as much as the first, for an answer most rows get in one read.)
  *      Each item's rows with lab4_join_count (A item: upper - lower matches; B
- *      item: its flag); an A item's first match (lower, or -1 without matches)
- *      to s.first[i], over no B flag (join_tile_shared). Then the tile's
- *      exclusive scan of the rows
+ *      item: its flag, 0 when the join keeps no B row); an A item's first
+ *      match (lower, or -1 without matches) to s.first[i], over no B flag
+ *      (join_tile_shared). Then the tile's exclusive scan of the rows
  *      (cub::BlockScan over the thread sums, then each thread its items) into
  *      s.offset[slot]; the barrier after it (__syncthreads_or) also tells
  *      whether any A item produces more than one row (tile.one_row_each).
@@ -117,7 +119,7 @@ static __device__ join_tile join_count_tile(const int32_t *__restrict__ a, int64
                                             int keep_b, unsigned int *ticket, join_tile_shared &s)
 {
     join_tile tile;
-    // BEGIN SOLUTION (Step 4.4): the three steps above: ticket; keys, halo and s.run_end; one A-first search (lower bounds, B's flags into join_b_matched); rows per item (A's match and upper bound from the tile's B keys), first matches, BlockScan into s.offset; fill in tile
+    // BEGIN SOLUTION (Step 4.4): the three steps above: ticket; keys, halo and s.run_end; one A-first search (lower bounds; B's flags into join_b_matched when keep_b, else NULL); rows per item (A's match and upper bound from the tile's B keys), first matches, BlockScan into s.offset; fill in tile
     /* Steps 1-3 only: dead before s.offset is written. lower_s: A's lower bounds. */
     int32_t *keys = (int32_t *)s.offset, *lower_s = keys + SEARCH_NV;
 
@@ -138,8 +140,9 @@ static __device__ join_tile join_count_tile(const int32_t *__restrict__ a, int64
                         : -1;
     __syncthreads();
 
-    /* 2. one search, A first: lower bounds, and the flags of the B items */
-    uint8_t *b_matched = join_b_matched(s, tile_a);
+    /* 2. one search, A first: lower bounds, and the flags of the B items when the
+     * join keeps B rows (only they read them; NULL: the search skips them) */
+    uint8_t *b_matched = keep_b ? join_b_matched(s, tile_a) : NULL;
     int diag = min((int)threadIdx.x * SEARCH_VT, tile_n);
     int split = lab4_tile_merge_path_search(keys, tile_a, keys + tile_a, tile_b, diag, 0);
     lab4_serial_search(keys, tile_a, tile_b, split, diag - split, min(SEARCH_VT, tile_n - diag),
@@ -168,7 +171,7 @@ static __device__ join_tile join_count_tile(const int32_t *__restrict__ a, int64
             c = (int32_t)lab4_join_count(1, upper - lower, 0, keep_a, keep_b);
             s.first[i] = upper > lower ? (int32_t)lower : -1;
             many_rows |= c > 1;
-        } else if (i < tile_n)
+        } else if (keep_b && i < tile_n)
             c = (int32_t)lab4_join_count(0, 0, b_matched[i - tile_a], keep_a, keep_b);
         item_rows[k] = c;
         thread_rows += c;
