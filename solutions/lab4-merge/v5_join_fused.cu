@@ -381,9 +381,9 @@ extern "C" int lab4_join_fused(const lab4_io *io, cudaStream_t stream)
     if (!join_sizes_fit(io, tiles))
         return KIT_CHECK(cudaErrorInvalidValue);
     static int b_rows_grid; /* resident blocks, asked once */
-    static int64_t prefetch_ahead;
+    static int64_t prefetch_ahead; /* of join_fused_tiles<1>; <0> holds as many blocks (shared memory decides) */
     if (!b_rows_grid && ((err = kit_resident_blocks(join_fused_b_rows, SEARCH_NT, 0, &b_rows_grid)) ||
-                         (err = join_prefetch_ahead(join_fused_tiles<1>, &prefetch_ahead)))) /* <0> too: shared memory decides */
+                         (err = join_prefetch_ahead(join_fused_tiles<1>, &prefetch_ahead))))
         return err;
 
     int64_t *a_rows_total = ws->offsets + a_count;
