@@ -2,7 +2,7 @@
 # lab4's fused join at 2^24 keys as a share of the copy rate (inputs read + rows
 # written, as a share of the driver's memcpy row in the same run) with the join's
 # B flag as a run-time argument (q4, before) and as a template parameter (t,
-# committed: an inner or left join then has no instruction for B's match flags),
+# committed: an inner or left join then computes no B match flags, and tests no flag),
 # every join type, unique keys, about 4 rows per key and one hot key of 4096 rows
 # in each table. Each bar is the mean of the run's two rounds, its whiskers the
 # two rounds; the dashes are the goal (0.30).

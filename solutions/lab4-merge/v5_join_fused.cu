@@ -292,13 +292,15 @@ static __device__ void help_shared_tiles(join_tile_shared &s, unsigned int *shar
  *        expand_shared_chunks;
  *   5. every block, its tile stored or refused: help_shared_tiles.
  * KEEP_B (whether the join keeps B rows without partner: right, outer) is a
- * template parameter, not an argument: the count is issue-bound (lecture 4),
- * and an inner or left join, whose B rows produce no row, then has no
- * instruction for B's match flags (join_count_tile) at all. Measured on an
- * H200 (plots/data/lab4_join_keep_b.csv): the inner join of unique keys at
- * 2^24 issues 13% fewer warp instructions (ncu); inner joins 3-6% faster at
- * 2^24 and 5% at 2^28, left joins 2-5% and 5%; right and outer joins, the
- * same work with the constant 1, -2.4% to +1.9%. */
+ * template parameter, not an argument: the count was issue-bound at 2^28
+ * (lecture 4), and an inner or left join, whose B rows produce no row, then
+ * keeps no trace of B's match flags (join_count_tile passes none to the walk;
+ * the PTX of join_fused_tiles<0> has no byte-wide shared load or store).
+ * Measured on an H200 against the flags computed and tested at run time
+ * (plots/data/lab4_join_keep_b.csv; ncu in lab4_ncu_join_keep_b_24_h200.txt):
+ * the inner join of unique keys at 2^24 issues 13% fewer warp instructions;
+ * inner joins 3-6.5% faster at 2^24 and 5% at 2^28, left joins 2-5% and 5%;
+ * right and outer joins, the same work with the constant 1, -2.4% to +2.4%. */
 template <int KEEP_B>
 __global__ void __launch_bounds__(SEARCH_NT, FUSED_MIN_BLOCKS)
 join_fused_tiles(const int32_t *__restrict__ a, int64_t a_count, const int32_t *__restrict__ b,
