@@ -66,6 +66,8 @@ struct pipeline_shape {
     static constexpr int VT = TILE_VECS * PER_VEC;
     static constexpr int NV = NT * VT;
     static constexpr int WARP_NV = 32 * VT; /* the part of a tile one worker warp owns */
+    static_assert(NV >= LAB3_TMA_NV_I64, "no tile smaller than the workspace's status block allows for "
+                                          "(lab3_workspace_status_bytes, lab3.h)");
 };
 
 typedef cuda::barrier<cuda::thread_scope_block> stage_barrier;
@@ -149,8 +151,8 @@ static __device__ void load_tiles(const T *in, size_t n, bool in_aligned, Status
 /* The look-back (one warp): for each stage in turn, once A is published, find the
  * tile's exclusive prefix (Step 3.5's lab3_lookback_window, which also counts
  * --stats), publish P and leave the prefix beside the stage. */
-template <typename V, lab3_order ORDER, bool EPOCHS, typename Ring>
-static __device__ void look_back_tiles(size_t tiles, lab3_tile_status<V, ORDER, EPOCHS> status, unsigned long long *stats,
+template <typename V, lab3_order ORDER, bool PIPELINE, typename Ring>
+static __device__ void look_back_tiles(size_t tiles, lab3_tile_status<V, ORDER, PIPELINE> status, unsigned long long *stats,
                                        Ring &sm)
 {
     // TODO(Step 3.7): slot = 0, 1, ...: s = slot % STAGES of the ring (Ring::shape::STAGES); summed[s].wait_parity(use_parity(slot, that STAGES)); t = tile_of[s]; a real tile: before = 0 for tile 0, else lab3_lookback_window, __syncwarp() when ORDER is LAB3_ORDERED, and lane 0 set_inclusive(t, before + aggregate[s]); lane 0: tile_prefix[s] = before; all: ready[s].arrive(); past the last tile: return after arriving (about 22 lines)

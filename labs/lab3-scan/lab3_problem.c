@@ -33,13 +33,13 @@ struct lab3_problem {
     select_ctx select[LAB3_SELECT_ROWS];
 };
 
-static size_t status_bytes(size_t n) { return lab3_status_bytes(n, LAB3_MIN_TILE, LAB3_STATUS_ENTRY_MAX); }
 static size_t spine_bytes(size_t n) { return (lab3_spine_entries(n, LAB3_MIN_TILE) + 1) * sizeof(uint64_t); }
 
 size_t lab3_device_bytes(size_t n, lab3_type type)
 {
     size_t data = kit_mul_or_die(n, lab3_type_bytes(type), "n values");
-    return 2 * (data + lab3_type_bytes(type)) + status_bytes(n) + spine_bytes(n) + lab3_cub_temp_bytes(n, type) + 64;
+    return 2 * (data + lab3_type_bytes(type)) + lab3_workspace_status_bytes(n) + spine_bytes(n) +
+           lab3_cub_temp_bytes(n, type) + 64;
 }
 
 lab3_problem *lab3_problem_create(size_t n, lab3_type type, uint64_t seed, uint32_t keep_pct)
@@ -65,7 +65,7 @@ lab3_problem *lab3_problem_create(size_t n, lab3_type type, uint64_t seed, uint3
     p->d_in_base = kit_device_alloc(bytes + lab3_type_bytes(type), "the input");
     p->d_out_base = kit_device_alloc(bytes + lab3_type_bytes(type), "the output");
     p->d_count = kit_device_alloc(sizeof *p->d_count, "the selected count");
-    p->ws.status_bytes = status_bytes(n);
+    p->ws.status_bytes = lab3_workspace_status_bytes(n);
     p->ws.status = kit_device_alloc(p->ws.status_bytes, "the tile status array");
     p->ws.spine_bytes = spine_bytes(n);
     p->ws.spine = kit_device_alloc(p->ws.spine_bytes, "the tile totals");

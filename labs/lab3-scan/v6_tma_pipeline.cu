@@ -145,10 +145,15 @@
  *     int32 kernel spills 12 bytes);
  *   - the loader's L2 prefetch half a round of tickets ahead (prefetch_ahead in
  *     lab3_pipeline.cuh, LAB3_PREFETCH_QUARTERS = 2): in L2, more bytes are in
- *     flight than the stages hold (plots/data/lab3_prefetch_tune_*.csv).
+ *     flight than the stages hold (plots/data/lab3_prefetch_tune_*.csv);
+ *   - the statuses 64 bytes apart, not packed (LAB3_PIPE_STATUS_SPACING,
+ *     lab3_tile.h): on an H200 the look-back's reads of packed statuses slowed
+ *     the ring (plots/data/lab3_status_spacing_h200.csv).
  * Measured (plots/data/lab3_epochs_h100.csv, lab3_epochs.csv; exclusive, 2^24 /
- * 2^28, the slower of two rounds): int32 0.95 / 1.00 of memcpy on an H100, 0.83 /
- * 0.89 on an H200; int64 0.99 / 1.00 and 0.88 / 0.91. With the memset before every
+ * 2^28, the slower of two rounds; statuses packed): int32 0.95 / 1.00 of memcpy on
+ * an H100, 0.83 / 0.89 on an H200; int64 0.99 / 1.00 and 0.88 / 0.91. Statuses 64
+ * bytes apart, H200 only (lab3_status_spacing_h200.csv, means of four runs):
+ * int32 0.83-0.84 / 0.90-0.91, int64 0.88 / 0.92. With the memset before every
  * launch (goals_prefetch_h100.csv, goals_prefetch_h200.csv): int32 0.93 / 0.99
  * and 0.80 / 0.89, int64 0.97 / 0.99 and 0.86 / 0.90. Before the prefetch
  * (goals_h100.csv, goals_h200.csv): int32 0.87 / 0.93 and 0.75 / 0.85, int64
@@ -161,7 +166,9 @@
  * about 14 tiles). On an H200 the look-back costs about 5 points of the copy: an
  * ablation that takes every prefix as 0 (a wrong scan, timed only) reaches 0.94 at
  * 2^28 int32, and two look-back warps per block made it slower, not faster
- * (plots/data/lab3_lookback_ablation.csv, lab3_lookback_warps_h200.csv). */
+ * (plots/data/lab3_lookback_ablation.csv, lab3_lookback_warps_h200.csv). Its
+ * reads, not its waits: one window read per tile, waiting for nothing, costs as
+ * much (lab3_status_reads_h200.csv), which is why the statuses are spaced out. */
 #include "lab3_pipeline.cuh"
 
 /* The scan's statuses: the sums, relaxed, tagged with the launch's epoch (no

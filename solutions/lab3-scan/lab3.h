@@ -104,6 +104,18 @@ typedef struct {
     size_t cub_temp_bytes;
 } lab3_workspace;
 
+/* The status block of a workspace for n items, enough for every variant: packed
+ * entries for the smallest tile (LAB3_MIN_TILE values), or entries
+ * LAB3_PIPE_STATUS_SPACING apart for the smallest tile of a pipeline (Step 3.7's
+ * int64 tile, LAB3_TMA_NV_I64 values), whichever is larger: for small n the
+ * padding's entries decide, and they are spaced too. */
+static inline size_t lab3_workspace_status_bytes(size_t n)
+{
+    size_t packed = lab3_status_bytes(n, LAB3_MIN_TILE, LAB3_STATUS_ENTRY_MAX);
+    size_t spaced = lab3_status_bytes(n, LAB3_TMA_NV_I64, LAB3_PIPE_STATUS_SPACING);
+    return packed > spaced ? packed : spaced;
+}
+
 /* Look-back statistics, collected only when ws->stats is not NULL. */
 enum {
     LAB3_STAT_TILES,       /* tiles that looked back */

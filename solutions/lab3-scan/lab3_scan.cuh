@@ -253,18 +253,23 @@ static __device__ __forceinline__ void lab3_backoff()
 
 /* The status array of one single-pass launch, for status values of type V
  * (the scans: the element type; select-if: 32-bit counts). Passed by value.
- * EPOCHS: the statuses of a pipeline (Steps 3.7-3.8), tagged with the launch's
- * epoch (begin_epoch) instead of zeroed before it (reset, Steps 3.3-3.6); without
- * them the tags are compiled out, and cost those kernels nothing. */
-template <typename V, lab3_order ORDER = LAB3_RELAXED, bool EPOCHS = false>
+ * PIPELINE: the statuses of a pipeline (Steps 3.7-3.8), which differ twice:
+ *   - tagged with the launch's epoch (begin_epoch) instead of zeroed before it
+ *     (reset, Steps 3.3-3.6); without them the tags are compiled out, and cost
+ *     those kernels nothing;
+ *   - LAB3_PIPE_STATUS_SPACING bytes apart, not packed (lab3_tile.h says why). */
+template <typename V, lab3_order ORDER = LAB3_RELAXED, bool PIPELINE = false>
 struct lab3_tile_status {
     static_assert(sizeof(V) == 4 || (sizeof(V) == 8 && ORDER == LAB3_RELAXED),
                   "64-bit statuses are two words: relaxed only (lab3_tile.h)");
-    /* 8 bytes (flag + 32-bit value in one word) or 16 (two words, flag in both). */
-    static constexpr size_t ENTRY_BYTES = sizeof(V) == 4 ? 8 : 16;
+    /* An entry is 8 bytes (flag + 32-bit value in one word) or 16 (two words, flag
+     * in both); ENTRY_BYTES from one entry to the next. */
+    static constexpr size_t PACKED_BYTES = sizeof(V) == 4 ? 8 : 16;
+    static constexpr size_t ENTRY_BYTES = PIPELINE ? LAB3_PIPE_STATUS_SPACING : PACKED_BYTES;
+    static_assert(ENTRY_BYTES % PACKED_BYTES == 0, "entries that do not overlap, each aligned to its size");
 
     void *words;        /* ws->status */
-    uint32_t epoch = 0; /* the launch's epoch (lab3_tile.h); EPOCHS only */
+    uint32_t epoch = 0; /* the launch's epoch (lab3_tile.h); PIPELINE only */
 
     /* Host, before every launch of Steps 3.3-3.6: zero the ticket and the first
      * `tiles` entries of THIS entry size (and the statistics when they are on).
@@ -293,7 +298,7 @@ struct lab3_tile_status {
      * statistics are zeroed when they are on. */
     static int begin_epoch(lab3_workspace *ws, size_t tiles, cudaStream_t stream, lab3_tile_status *status)
     {
-        static_assert(EPOCHS, "statuses without epochs are reset before every launch");
+        static_assert(PIPELINE, "statuses without epochs are reset before every launch");
         if (bytes_for(tiles) > ws->status_bytes)
             return KIT_CHECK(cudaErrorInvalidValue); /* workspace sized for fewer tiles */
         if (ws->epoch == 0 || ws->epoch == LAB3_EPOCH_MAX) {
@@ -383,8 +388,8 @@ struct lab3_tile_status {
         return ws->stats ? KIT_CHECK(cudaMemsetAsync(ws->stats, 0, LAB3_STAT_COUNT * sizeof(unsigned long long), stream))
                          : 0;
     }
-    __host__ __device__ uint32_t tag(uint32_t flag) const { return EPOCHS ? lab3_tag(epoch, flag) : flag; }
-    __host__ __device__ uint32_t untag(uint32_t tagged) const { return EPOCHS ? lab3_untag(epoch, tagged) : tagged; }
+    __host__ __device__ uint32_t tag(uint32_t flag) const { return PIPELINE ? lab3_tag(epoch, flag) : flag; }
+    __host__ __device__ uint32_t untag(uint32_t tagged) const { return PIPELINE ? lab3_untag(epoch, tagged) : tagged; }
     __device__ char *entry(long long tile) const
     {
         return (char *)words + LAB3_TICKET_BYTES + (size_t)(tile + LAB3_LOOKBACK_PAD) * ENTRY_BYTES;
@@ -432,8 +437,8 @@ static __device__ __forceinline__ void lab3_stats_record(unsigned long long *sta
  * records once at the end, with depth = 32 for every window that had no P plus the
  * lanes up to and including the nearest P in the last window, and waits = the polls
  * of the whole window that found an X in some lane (one per poll, not per lane). */
-template <typename V, lab3_order ORDER, bool EPOCHS>
-static __device__ __forceinline__ V lab3_lookback_window(lab3_tile_status<V, ORDER, EPOCHS> status, long long t,
+template <typename V, lab3_order ORDER, bool PIPELINE>
+static __device__ __forceinline__ V lab3_lookback_window(lab3_tile_status<V, ORDER, PIPELINE> status, long long t,
                                                         unsigned long long *stats)
 {
     // BEGIN SOLUTION (Step 3.5): poll the window until no lane sees X (__any_sync; lab3_backoff between polls); ballot the P lanes; sum lanes up to the nearest P (lab3_warp_sum); slide back if none; lane 0 records the stats once
@@ -478,8 +483,8 @@ static __device__ __forceinline__ V lab3_lookback_window(lab3_tile_status<V, ORD
  * before lane 0's release of P (so P passes on all the look-back saw). The other
  * warps of the block learn the prefix, and with LAB3_ORDERED what the look-back
  * acquired, only through shared memory and a __syncthreads() after this call. */
-template <typename V, lab3_order ORDER, bool EPOCHS>
-static __device__ __forceinline__ V lab3_tile_lookback(lab3_tile_status<V, ORDER, EPOCHS> status, long long t, V aggregate,
+template <typename V, lab3_order ORDER, bool PIPELINE>
+static __device__ __forceinline__ V lab3_tile_lookback(lab3_tile_status<V, ORDER, PIPELINE> status, long long t, V aggregate,
                                                       unsigned long long *stats)
 {
     // BEGIN SOLUTION (Step 3.5): tile 0: lane 0 publishes P, return 0; else lane 0 publishes A, the warp looks back, (ordered: __syncwarp), lane 0 publishes P

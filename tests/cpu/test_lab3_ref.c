@@ -163,6 +163,22 @@ Test(lab3_tiles, status_block_has_ticket_and_padding)
     cr_assert(ge(int, LAB3_LOOKBACK_PAD, 31), "lanes of the first window read up to 31 entries before tile 0");
 }
 
+Test(lab3_tiles, workspace_status_block_fits_every_layout)
+{
+    /* Packed entries of the smallest tile, and the pipelines' spaced entries of
+     * both their tiles and types, for small n (the padding decides) and large. */
+    const size_t sizes[] = { 0, 1, 33, 4099, (size_t)1 << 24, ((size_t)1 << 30) + 3 };
+    const size_t pipeline_tiles[] = { LAB3_TMA_NV_I32, LAB3_TMA_NV_I64, LAB3_SELECT_PIPE_NV_I32,
+                                      LAB3_SELECT_PIPE_NV_I64 };
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        const size_t n = sizes[i], have = lab3_workspace_status_bytes(n);
+        cr_assert(ge(sz, have, lab3_status_bytes(n, LAB3_MIN_TILE, LAB3_STATUS_ENTRY_MAX)), "n = %zu", n);
+        for (size_t k = 0; k < sizeof pipeline_tiles / sizeof pipeline_tiles[0]; k++)
+            cr_assert(ge(sz, have, lab3_status_bytes(n, pipeline_tiles[k], LAB3_PIPE_STATUS_SPACING)),
+                      "n = %zu, pipeline tile of %zu values", n, pipeline_tiles[k]);
+    }
+}
+
 /* ---- status packing ------------------------------------------------------------------- */
 
 Test(lab3_status, pack32_round_trips)
