@@ -61,15 +61,16 @@ static inline size_t lab3_type_bytes(lab3_type t) { return t == LAB3_I32 ? 4 : 8
 /* Tile of the TMA pipeline (Step 3.7): NT consumer threads x VECS 16-byte vectors
  * each (the block has 3 more warps, which load, sum and look back), so VT = 4 VECS
  * int32 or 2 VECS int64 values per thread and the same bytes for both types
- * (NT x VECS x 16 = 12 KB). VECS odd: the 8 lanes one 16-byte shared-memory
- * access serves at once then hit 8 different groups of banks. The stages and the
- * blocks per SM are in lab3_pipeline.cuh (the tests do not need them). -D
- * overrides are for tuning experiments only. */
+ * (NT x VECS x 16 = 20 KB: a block finishes about one tile per look-back, so a
+ * bigger tile moves more bytes per look-back; v6_tma_pipeline.cu). VECS odd: the
+ * 8 lanes one 16-byte shared-memory access serves at once then hit 8 different
+ * groups of banks. The stages and the blocks per SM are in lab3_pipeline.cuh (the
+ * tests do not need them). -D overrides are for tuning experiments only. */
 #ifndef LAB3_TMA_NT
 #define LAB3_TMA_NT 256
 #endif
 #ifndef LAB3_TMA_VECS
-#define LAB3_TMA_VECS 3
+#define LAB3_TMA_VECS 5
 #endif
 #define LAB3_TMA_VT_I32 (4 * LAB3_TMA_VECS)
 #define LAB3_TMA_VT_I64 (2 * LAB3_TMA_VECS)

@@ -30,22 +30,29 @@
 enum { NT = LAB3_TMA_NT, VECS = LAB3_TMA_VECS };
 static_assert(NT % 32 == 0 && NT >= LAB3_MIN_TILE, "whole warps, tiles no smaller than the workspace assumes");
 
-/* Tiles in the ring of each block. */
+/* Tiles in the ring of each block: 5 where an SM has 228 KB of shared memory
+ * (sm_90, sm_100: two blocks of 100 KB), 3 elsewhere (60 KB, which sm_75 allows a
+ * block). __CUDA_ARCH_LIST__ names the architecture in the host pass too, so the
+ * launcher's sizeof(pipeline_smem<T>) and the kernel's ring agree (the Makefile
+ * compiles for one ARCH at a time). */
 #ifndef LAB3_TMA_STAGES
+#if defined(__CUDA_ARCH_LIST__) && (__CUDA_ARCH_LIST__ == 900 || (__CUDA_ARCH_LIST__ >= 1000 && __CUDA_ARCH_LIST__ < 1100))
 #define LAB3_TMA_STAGES 5
-#endif
-/* Blocks per SM the register allocation must allow (__launch_bounds__). How many
- * are resident is asked of the occupancy calculator (shared memory decides): with
- * the default 61 KB per block (5 stages of 12 KB), 3 in the 228 KB of sm_90 and sm_100, 2 in the
- * 164 KB of sm_80, 1 in the 64 KB of sm_75 and the ~100 KB of the others. */
-#ifndef LAB3_TMA_BLOCKS_PER_SM
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 900 || (__CUDA_ARCH__ >= 1000 && __CUDA_ARCH__ < 1100)
-#define LAB3_TMA_BLOCKS_PER_SM 3
-#elif __CUDA_ARCH__ == 800
-#define LAB3_TMA_BLOCKS_PER_SM 2
 #else
-#define LAB3_TMA_BLOCKS_PER_SM 1
+#define LAB3_TMA_STAGES 3
 #endif
+#endif
+/* Shared memory an SM gives its blocks, in KB (the architecture being compiled;
+ * the host pass takes the largest): it decides how many blocks of a ring fit, and
+ * so the registers each thread may have (pipeline_shape::BLOCKS_PER_SM). */
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 900 || (__CUDA_ARCH__ >= 1000 && __CUDA_ARCH__ < 1100)
+#define LAB3_SM_SHARED_KB 228
+#elif __CUDA_ARCH__ == 800
+#define LAB3_SM_SHARED_KB 164
+#elif __CUDA_ARCH__ == 750
+#define LAB3_SM_SHARED_KB 64
+#else
+#define LAB3_SM_SHARED_KB 100
 #endif
 enum { STAGES = LAB3_TMA_STAGES };
 /* How far ahead of its ticket the loader asks L2 for a tile, in quarters of a round
@@ -66,6 +73,13 @@ struct pipeline_shape {
     static constexpr int VT = TILE_VECS * PER_VEC;
     static constexpr int NV = NT * VT;
     static constexpr int WARP_NV = 32 * VT; /* the part of a tile one worker warp owns */
+    /* Blocks of this ring that fit an SM (the ring, 2 KB for its barriers, hand-over
+     * fields and the 1 KB the system keeps per block): the kernel's __launch_bounds__,
+     * so that registers do not limit it to fewer. The occupancy calculator, asked at
+     * run time, has the last word (lab3_pipeline_resident_blocks). */
+    static constexpr int RING_BYTES = RING_STAGES * NV * (int)sizeof(T);
+    static constexpr int FIT = LAB3_SM_SHARED_KB * 1024 / (RING_BYTES + 2048);
+    static constexpr int BLOCKS_PER_SM = FIT > 0 ? FIT : 1;
     static_assert(NV >= LAB3_TMA_NV_I64, "no tile smaller than the workspace's status block allows for "
                                           "(lab3_workspace_status_bytes, lab3.h)");
 };

@@ -61,9 +61,9 @@
  * a writer (a ticket is drawn only when its copy can start, Step 3.7).
  *
  * The tile: Step 3.7's NT threads, but LAB3_SELECT_PIPE_VECS = 5 vectors each
- * (20 KB, lab3.h), in a ring of 3 stages for int32: 60 KB of tiles (61.7 KB with
- * what lies beside them), as Step 3.7's 5 x 12 KB, so again 3 blocks per SM; 4
- * stages for int64 where they fit (below). Against 12 KB x 5 the 20 KB tile gained
+ * (20 KB, lab3.h, as Step 3.7's tile now), in a ring of 3 stages for int32: 60 KB
+ * of tiles (61.7 KB with what lies beside them), so 3 blocks per SM; 4 stages for
+ * int64 where they fit (below). Against 12 KB x 5 the 20 KB tile gained
  * 6-10 points of CUB's speed for int64 and 0-8 for int32 (both GPUs, 3 stages,
  * the tune files).
  * Measured as shipped (epochs, int64 in 4 stages; plots/data/lab3_epochs_h100.csv,
@@ -185,7 +185,7 @@ static __device__ void write_tiles(T *out, size_t n, unsigned long long *d_count
  * runs its station until the tickets run out. in may equal out (in place): no
  * __restrict__. */
 template <typename T>
-__global__ void __launch_bounds__(THREADS, LAB3_TMA_BLOCKS_PER_SM)
+__global__ void __launch_bounds__(THREADS, select_shape<T>::BLOCKS_PER_SM)
     select_pipeline_kernel(const T *in, T *out, size_t n, uint32_t keep_pct, bool in_aligned,
                            count_status status, unsigned long long *d_count)
 {

@@ -22,7 +22,7 @@
  *      cuda::aligned_size_t<16>(bytes), landed), made by the 32 threads of the
  *      loader warp. libcu++ picks the copy the GPU has:
  *        sm_90 and later: one thread issues ONE bulk asynchronous copy of the
- *          whole 12 KB tile (cp.async.bulk: the Tensor Memory Accelerator, no
+ *          whole 20 KB tile (cp.async.bulk: the Tensor Memory Accelerator, no
  *          registers, no other thread involved) and tells the barrier how many
  *          bytes to expect (expect_tx); the copy counts its bytes in as they land;
  *        sm_80-89: the 32 threads issue 16-byte cp.async copies that arrive on the
@@ -128,47 +128,56 @@
  * refilled by a bulk copy after the next hand-over), and thread 0 after
  * initialising the barriers. sm_90 only: older GPUs have no async proxy.
  *
- * Defaults (-D to tune; lab3.h has the tile), from a tuning run on an H100
- * (plots/data/lab3_tma_tune_h100.csv):
- *   - tiles of 256 consumer threads x 3 vectors = 12 KB, 5 stages: 61 KB per block,
- *     which fits the 64 KB a block may have on sm_75, the smallest limit the kit
- *     supports, and lets 3 blocks share the 228 KB of an sm_90 SM; 352 threads per
- *     block (8 consumer warps + 3);
- *   - what counts is the bytes each SM has on their way and the size of a tile:
- *     at 2^28 int32, 3 blocks x 3 stages of 20 KB (180 KB per SM) reached 0.91 of
- *     memcpy, 3 x 5 stages of 12 KB (180 KB, the default) 0.93,
- *     3 x 6 stages of 12 KB (216 KB) 0.94, 2 x 8 stages of 12 KB (192 KB)
- *     0.96, 3 x 4 stages of 12 KB (144 KB) 0.88, and tiles of 4 KB 0.75 (a
- *     look-back per 4 KB is too many). 6 stages of 12 KB need 73 KB, more than sm_75
- *     allows a block, so the default is 5;
- *   - 3 blocks per SM on sm_90 (__launch_bounds__: 56 registers per thread; the
- *     int32 kernel spills 12 bytes);
+ * Defaults (-D to tune; lab3.h has the tile, lab3_pipeline.cuh the stages):
+ *   - tiles of 256 consumer threads x 5 vectors = 20 KB; 352 threads per block (8
+ *     consumer warps + 3). The look-back sets the pace: a block's look-back warp
+ *     is busy for 94% of each tile's time and hardly ever waits for the station
+ *     before it, so a block finishes one tile per look-back (2.5-2.7 us at 2^28 on
+ *     an H200, plots/data/lab3_station_times_h200.csv), whatever the tile's size.
+ *     Bigger tiles carry more bytes per look-back: 20 KB tiles in 2 blocks per SM
+ *     beat 12 KB tiles in 3 by 2.5-4 points of memcpy on an H200
+ *     (plots/data/lab3_tile_shape_h200.csv: int32 0.87 / 0.94 at 2^24 / 2^28
+ *     against 0.84 / 0.90, int64 0.90-0.92 / 0.94-0.95 against 0.88 / 0.92);
+ *   - 5 stages where an SM has 228 KB (sm_90, sm_100): 100 KB per block, 2 blocks
+ *     per SM; 3 stages (60 KB) elsewhere, which fits the 64 KB a block may have on
+ *     sm_75, the smallest limit the kit supports. 12 KB tiles in 8 stages with 2
+ *     blocks per SM (fewer look-backs at once, each faster) lost 4-9 points, 20 KB
+ *     tiles in 3 stages with 3 blocks 0-3;
+ *   - the registers: __launch_bounds__ from the blocks that fit
+ *     (pipeline_shape::BLOCKS_PER_SM): 2 on sm_90, 78 (int64) and 80 (int32)
+ *     registers per thread, no spill (12 KB tiles in 3 blocks: 56, 12 bytes
+ *     spilled);
+ *   - the first defaults came from a tuning run on an H100 with 12 KB tiles
+ *     (plots/data/lab3_tma_tune_h100.csv: at 2^28 int32, 3 blocks x 5 stages of
+ *     12 KB 0.93 of memcpy, 2 x 8 stages 0.96, 3 x 3 stages of 20 KB 0.91, tiles of
+ *     4 KB 0.75); the 20 KB tiles have not run on an H100;
  *   - the loader's L2 prefetch half a round of tickets ahead (prefetch_ahead in
  *     lab3_pipeline.cuh, LAB3_PREFETCH_QUARTERS = 2): in L2, more bytes are in
  *     flight than the stages hold (plots/data/lab3_prefetch_tune_*.csv);
  *   - the statuses 64 bytes apart, not packed (LAB3_PIPE_STATUS_SPACING,
  *     lab3_tile.h): on an H200 the look-back's reads of packed statuses slowed
  *     the ring (plots/data/lab3_status_spacing_h200.csv).
- * Measured (plots/data/lab3_epochs_h100.csv, lab3_epochs.csv; exclusive, 2^24 /
- * 2^28, the slower of two rounds; statuses packed): int32 0.95 / 1.00 of memcpy on
- * an H100, 0.83 / 0.89 on an H200; int64 0.99 / 1.00 and 0.88 / 0.91. Statuses 64
- * bytes apart, H200 only (lab3_status_spacing_h200.csv, means of four runs):
- * int32 0.83-0.84 / 0.90-0.91, int64 0.88 / 0.92. With the memset before every
- * launch (goals_prefetch_h100.csv, goals_prefetch_h200.csv): int32 0.93 / 0.99
- * and 0.80 / 0.89, int64 0.97 / 0.99 and 0.86 / 0.90. Before the prefetch
- * (goals_h100.csv, goals_h200.csv): int32 0.87 / 0.93 and 0.75 / 0.85, int64
- * 0.92 / 0.96 and 0.85 / 0.90. Against CUB's scan in the same goal
- * runs with the prefetch and the memset: 1.10x to 1.23x (1.05x to 1.15x before
- * the prefetch; lecture 3).
- * What can still limit it: the look-back, one L2 round trip per window of 32
- * predecessors and one look-back at a time per block (--stats shows the depth),
- * and, at small n, the start and the end of the run (at 2^24 int32 a block has
- * about 14 tiles). On an H200 the look-back costs about 5 points of the copy: an
- * ablation that takes every prefix as 0 (a wrong scan, timed only) reaches 0.94 at
- * 2^28 int32, and two look-back warps per block made it slower, not faster
- * (plots/data/lab3_lookback_ablation.csv, lab3_lookback_warps_h200.csv). Its
- * reads, not its waits: one window read per tile, waiting for nothing, costs as
- * much (lab3_status_reads_h200.csv), which is why the statuses are spaced out. */
+ * Measured with 12 KB tiles (plots/data/lab3_epochs_h100.csv, lab3_epochs.csv;
+ * exclusive, 2^24 / 2^28, the slower of two rounds; statuses packed): int32 0.95 /
+ * 1.00 of memcpy on an H100, 0.83 / 0.89 on an H200; int64 0.99 / 1.00 and 0.88 /
+ * 0.91. Statuses 64 bytes apart, H200 only (lab3_status_spacing_h200.csv): int32
+ * 0.83-0.85 / 0.90-0.91, int64 0.88 / 0.92. With the memset before every launch
+ * (goals_prefetch_h100.csv, goals_prefetch_h200.csv): int32 0.93 / 0.99 and 0.80 /
+ * 0.89, int64 0.97 / 0.99 and 0.86 / 0.90. Before the prefetch (goals_h100.csv,
+ * goals_h200.csv): int32 0.87 / 0.93 and 0.75 / 0.85, int64 0.92 / 0.96 and 0.85 /
+ * 0.90. Against CUB's scan in the same goal runs with the prefetch and the memset:
+ * 1.10x to 1.23x (1.05x to 1.15x before the prefetch; lecture 3).
+ * With 20 KB tiles (H200 only, lab3_tile_shape_h200.csv, four rounds in two runs):
+ * int32 0.87 / 0.94, int64 0.90-0.92 / 0.94-0.95.
+ * What still limits it: the look-back, about three window reads per tile, one
+ * after the other, each one L2 round trip under load (0.6-0.9 us), and one
+ * look-back at a time per block; at small n also the start and the end of the run
+ * (at 2^24 int32 a block has about 12 tiles). Reading two windows per poll made
+ * fewer reads, each slower, and the same look-back time; two look-back warps per
+ * block were slower (lab3_lookback_two_windows_h200.csv,
+ * lab3_lookback_warps_h200.csv). Its reads, not its waits, cost: one window read
+ * per tile, waiting for nothing, costs as much (lab3_status_reads_h200.csv), which
+ * is why the statuses are spaced out. */
 #include "lab3_pipeline.cuh"
 
 /* The scan's statuses: the sums, relaxed, tagged with the launch's epoch (no
@@ -185,7 +194,7 @@ enum {
     THREADS = NT + 3 * 32
 };
 
-/* The block's dynamic shared memory (STAGES tiles, 61 KB by default: more than the
+/* The block's dynamic shared memory (STAGES tiles, 100 KB on sm_90: more than the
  * 48 KB a block gets without asking, so the launcher opts in). Beside each stage:
  * its four barriers and what the stations hand on with it. */
 template <typename T>
@@ -255,7 +264,7 @@ static __device__ void scan_tiles(T *out, size_t n, int exclusive, bool out_alig
 /* The kernel: thread 0 sets up the 4 x STAGES barriers, then each warp runs its
  * station until the tickets run out. */
 template <typename T>
-__global__ void __launch_bounds__(THREADS, LAB3_TMA_BLOCKS_PER_SM)
+__global__ void __launch_bounds__(THREADS, pipeline_shape<T>::BLOCKS_PER_SM)
     pipeline_scan(const T *in, T *out, size_t n, int exclusive, bool in_aligned, bool out_aligned,
                   scan_status<T> status, unsigned long long *stats)
 {

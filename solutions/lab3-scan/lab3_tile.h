@@ -69,12 +69,13 @@ static inline LAB3_HD size_t lab3_spine_entries(size_t n, size_t nv)
  * lab3_status_reads_h200.csv, lab3_status_spacing_h200.csv), int32 at 2^28: a
  * look-back that reads one window and waits for nothing is no faster than the
  * real one (0.87 of memcpy against 0.89; no look-back at all: 0.94), so the reads
- * cost, not the wait. Spread 64 bytes apart, the scan reaches 0.90-0.91 (int64
- * 0.91 -> 0.92), the int64 compaction gains 2% against CUB, and 2^24 moves by
- * less than a point, although a window then spans 16 lines instead of 2 (int32;
- * 32 or 128 bytes apart, its first poll took longer). 128 bytes apart gained as
- * much at 2^28 and lost 2.7 points at 2^24. The workspace's status block has room for both layouts
- * (lab3_workspace_status_bytes, lab3.h). */
+ * cost, not the wait. Spread 64 bytes apart (12 KB tiles), the scan reaches
+ * 0.90-0.91 (int64 0.91 -> 0.92), the int64 compaction gains 2% against CUB, and
+ * 2^24 moves by -1.2 to +0.2 points, although a window then spans 16 lines
+ * instead of 2 (int32; 32 or 128 bytes apart, its first poll took longer): the
+ * bulk copies land about 0.6 us sooner (lab3_station_times_h200.csv). 128 bytes
+ * apart gained as much at 2^28 and lost 2.7 points at 2^24. The workspace's
+ * status block has room for both layouts (lab3_workspace_status_bytes, lab3.h). */
 #define LAB3_PIPE_STATUS_SPACING 64
 
 /* Bytes of the status block (ticket + padding + one entry per tile) for a scan
