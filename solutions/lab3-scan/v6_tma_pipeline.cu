@@ -168,7 +168,9 @@
  * 0.90. Against CUB's scan in the same goal runs with the prefetch and the memset:
  * 1.10x to 1.23x (1.05x to 1.15x before the prefetch; lecture 3).
  * With 20 KB tiles (H200 only, lab3_tile_shape_h200.csv, four rounds in two runs):
- * int32 0.87 / 0.94, int64 0.90-0.92 / 0.94-0.95.
+ * int32 0.87 / 0.94, int64 0.90-0.92 / 0.94-0.95; with every prefix taken as 0 (no
+ * look-back, a wrong scan timed only; lab3_tiles20_prefetch_ablation_h200.csv)
+ * int32 0.91 / 0.97, int64 0.93 / 0.97.
  * What still limits it: the look-back, about three window reads per tile, one
  * after the other, each one L2 round trip under load (0.6-0.9 us), and one
  * look-back at a time per block; at small n also the start and the end of the run
