@@ -131,7 +131,7 @@
  * Defaults (-D to tune; lab3.h has the tile, lab3_pipeline.cuh the stages):
  *   - tiles of 256 consumer threads x 5 vectors = 20 KB; 352 threads per block (8
  *     consumer warps + 3). The look-back sets the pace: a block's look-back warp
- *     is busy for 94% of each tile's time and hardly ever waits for the station
+ *     is busy for 94-95% of each tile's time and hardly ever waits for the station
  *     before it, so a block finishes one tile per look-back (2.5-2.7 us at 2^28 on
  *     an H200, plots/data/lab3_station_times_h200.csv), whatever the tile's size.
  *     Bigger tiles carry more bytes per look-back: 20 KB tiles in 2 blocks per SM
@@ -141,8 +141,9 @@
  *   - 5 stages where an SM has 228 KB (sm_90, sm_100): 100 KB per block, 2 blocks
  *     per SM; 3 stages (60 KB) elsewhere, which fits the 64 KB a block may have on
  *     sm_75, the smallest limit the kit supports. 12 KB tiles in 8 stages with 2
- *     blocks per SM (fewer look-backs at once, each faster) lost 4-9 points, 20 KB
- *     tiles in 3 stages with 3 blocks 0-3;
+ *     blocks per SM (fewer look-backs at once, each faster) lost 4-9 points against
+ *     12 KB tiles in 3 blocks, 20 KB tiles in 3 stages with 3 blocks were within
+ *     about a point of them (2-4 points below the shipped shape);
  *   - the registers: __launch_bounds__ from the blocks that fit
  *     (pipeline_shape::BLOCKS_PER_SM): 2 on sm_90, 78 (int64) and 80 (int32)
  *     registers per thread, no spill (12 KB tiles in 3 blocks: 56, 12 bytes
@@ -158,25 +159,26 @@
  *     lab3_tile.h): on an H200 the look-back's reads of packed statuses slowed
  *     the ring (plots/data/lab3_status_spacing_h200.csv).
  * Measured with 12 KB tiles (plots/data/lab3_epochs_h100.csv, lab3_epochs.csv;
- * exclusive, 2^24 / 2^28, the slower of two rounds; statuses packed): int32 0.95 /
- * 1.00 of memcpy on an H100, 0.83 / 0.89 on an H200; int64 0.99 / 1.00 and 0.88 /
- * 0.91. Statuses 64 bytes apart, H200 only (lab3_status_spacing_h200.csv): int32
- * 0.83-0.85 / 0.90-0.91, int64 0.88 / 0.92. With the memset before every launch
- * (goals_prefetch_h100.csv, goals_prefetch_h200.csv): int32 0.93 / 0.99 and 0.80 /
- * 0.89, int64 0.97 / 0.99 and 0.86 / 0.90. Before the prefetch (goals_h100.csv,
- * goals_h200.csv): int32 0.87 / 0.93 and 0.75 / 0.85, int64 0.92 / 0.96 and 0.85 /
- * 0.90. Against CUB's scan in the same goal runs with the prefetch and the memset:
- * 1.10x to 1.23x (1.05x to 1.15x before the prefetch; lecture 3).
+ * exclusive, 2^24 / 2^28, the slower of two rounds; statuses packed): int32 0.95
+ * / 1.00 of memcpy on an H100, 0.83 / 0.89 on an H200; int64 0.99 / 1.00 and 0.88
+ * / 0.91. Statuses 64 bytes apart, H200 only (lab3_status_spacing_h200.csv):
+ * int32 0.83-0.85 / 0.90-0.91, int64 0.88-0.89 / 0.92. With the memset before
+ * every launch (goals_prefetch_h100.csv, goals_prefetch_h200.csv): int32 0.93 /
+ * 0.99 and 0.80 / 0.89, int64 0.97 / 0.99 and 0.86 / 0.90. Before the prefetch
+ * (goals_h100.csv, goals_h200.csv): int32 0.87 / 0.93 and 0.75 / 0.85, int64 0.92
+ * / 0.96 and 0.85 / 0.90. Against CUB's scan in the same goal runs with the
+ * prefetch and the memset: 1.10x to 1.23x (1.05x to 1.15x before the prefetch;
+ * lecture 3).
  * With 20 KB tiles (H200 only, lab3_tile_shape_h200.csv, four rounds in two runs):
  * int32 0.87 / 0.94, int64 0.90-0.92 / 0.94-0.95; with every prefix taken as 0 (no
  * look-back, a wrong scan timed only; lab3_tiles20_prefetch_ablation_h200.csv)
  * int32 0.91 / 0.97, int64 0.93 / 0.97.
- * What still limits it: the look-back, about three window reads per tile, one
- * after the other, each one L2 round trip under load (0.6-0.9 us), and one
- * look-back at a time per block; at small n also the start and the end of the run
- * (at 2^24 int32 a block has about 12 tiles). Reading two windows per poll made
- * fewer reads, each slower, and the same look-back time; two look-back warps per
- * block were slower (lab3_lookback_two_windows_h200.csv,
+ * What still limits it: the look-back, two to three window reads per tile (2.4
+ * with 20 KB tiles at 2^28), one after the other, each one L2 round trip under
+ * load (0.6-0.8 us), and one look-back at a time per block; at small n also the
+ * start and the end of the run (at 2^24 int32 a block has about 12 tiles). Reading
+ * two windows per poll made fewer reads, each slower, and the same look-back time;
+ * two look-back warps per block were slower (lab3_lookback_two_windows_h200.csv,
  * lab3_lookback_warps_h200.csv). Its reads, not its waits, cost: one window read
  * per tile, waiting for nothing, costs as much (lab3_status_reads_h200.csv), which
  * is why the statuses are spaced out. */
