@@ -14,8 +14,5 @@ set style fill solid 0.8 border -1
 set boxwidth 0.16
 set key outside right top
 array label[5] = ["shipped", "no look-back", "one window, no wait", "one window, wait for X", "no look-back in the first fill"]
-plot ratios using 0:(NaN):xtic(1) notitle, \
-     for [g = 0:4] ratios using ($0 + (g - 2) * 0.17):(column(2 + 3 * g)) with boxes lt (g + 1) title label[g + 1], \
-     for [g = 0:4] ratios using ($0 + (g - 2) * 0.17):(column(2 + 3 * g)):(column(3 + 3 * g)):(column(4 + 3 * g)) \
-         with yerrorbars lc rgb "#000000" pt 0 notitle, \
-     ratios using ($0 - 0.45):17:(0.9):(0) with vectors nohead lc rgb "#d62728" lw 3 title "goal"
+step = 0.17
+load 'plots/lab3_builds_bars.gpi'
