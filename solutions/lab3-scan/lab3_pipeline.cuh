@@ -30,29 +30,25 @@
 enum { NT = LAB3_TMA_NT, VECS = LAB3_TMA_VECS };
 static_assert(NT % 32 == 0 && NT >= LAB3_MIN_TILE, "whole warps, tiles no smaller than the workspace assumes");
 
-/* Tiles in the ring of each block: 5 where an SM has 228 KB of shared memory
- * (sm_90, sm_100: two blocks of 100 KB), 3 elsewhere (60 KB, which sm_75 allows a
- * block). __CUDA_ARCH_LIST__ names the architecture in the host pass too, so the
- * launcher's sizeof(pipeline_smem<T>) and the kernel's ring agree (the Makefile
- * compiles for one ARCH at a time). */
-#ifndef LAB3_TMA_STAGES
-#if defined(__CUDA_ARCH_LIST__) && (__CUDA_ARCH_LIST__ == 900 || (__CUDA_ARCH_LIST__ >= 1000 && __CUDA_ARCH_LIST__ < 1100))
-#define LAB3_TMA_STAGES 5
-#else
-#define LAB3_TMA_STAGES 3
-#endif
-#endif
-/* Shared memory an SM gives its blocks, in KB (the architecture being compiled;
- * the host pass takes the largest): it decides how many blocks of a ring fit, and
- * so the registers each thread may have (pipeline_shape::BLOCKS_PER_SM). */
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 900 || (__CUDA_ARCH__ >= 1000 && __CUDA_ARCH__ < 1100)
-#define LAB3_SM_SHARED_KB 228
-#elif __CUDA_ARCH__ == 800
-#define LAB3_SM_SHARED_KB 164
-#elif __CUDA_ARCH__ == 750
+/* Shared memory an SM gives its blocks, in KB, for the architecture being
+ * compiled: it decides how many tiles a ring holds and how many blocks of a ring
+ * fit (pipeline_shape::BLOCKS_PER_SM, and so the registers each thread may have).
+ * __CUDA_ARCH_LIST__ names the architecture in the host pass too (the Makefile
+ * compiles for one ARCH at a time), so the launcher's sizeof of a ring and the
+ * kernel's ring agree. Without it, sm_75's 64 KB, the smallest the kit supports. */
+#if !defined(__CUDA_ARCH_LIST__) || __CUDA_ARCH_LIST__ < 800
 #define LAB3_SM_SHARED_KB 64
+#elif __CUDA_ARCH_LIST__ == 900 || (__CUDA_ARCH_LIST__ >= 1000 && __CUDA_ARCH_LIST__ < 1100)
+#define LAB3_SM_SHARED_KB 228
+#elif __CUDA_ARCH_LIST__ == 800
+#define LAB3_SM_SHARED_KB 164
 #else
 #define LAB3_SM_SHARED_KB 100
+#endif
+/* Tiles in the ring of each block: 5 where an SM has 228 KB (sm_90, sm_100: two
+ * blocks of 100 KB), 3 elsewhere (60 KB, which sm_75 allows a block). */
+#ifndef LAB3_TMA_STAGES
+#define LAB3_TMA_STAGES (LAB3_SM_SHARED_KB >= 228 ? 5 : 3)
 #endif
 enum { STAGES = LAB3_TMA_STAGES };
 /* How far ahead of its ticket the loader asks L2 for a tile, in quarters of a round

@@ -93,15 +93,14 @@
  * lab3_epochs_builds_h100.csv and _h200.csv, run 2; x CUB at 2^24 / 2^28): the
  * fourth stage takes int64 from 1.02-1.03 / 1.05-1.06 to 1.07 / 1.08 on an H100
  * and from 1.00 / 1.00 to 1.01-1.02 / 1.02 on an H200, and costs int32 0-1 points
- * on the H100 and 2-7 on the H200. __CUDA_ARCH_LIST__ names the architecture this
- * file is compiled for in the host pass too, so the launcher's
- * sizeof(select_ring<T>) and the kernel's ring agree (the Makefile compiles for
- * one ARCH at a time). -D overrides are for tuning experiments only. */
+ * on the H100 and 2-7 on the H200. LAB3_SM_SHARED_KB (lab3_pipeline.cuh) is the
+ * same in the host pass, so the launcher's sizeof(select_ring<T>) and the kernel's
+ * ring agree. -D overrides are for tuning experiments only. */
 #ifndef LAB3_SELECT_PIPE_STAGES_I32
 #define LAB3_SELECT_PIPE_STAGES_I32 3
 #endif
 #ifndef LAB3_SELECT_PIPE_STAGES_I64
-#if defined(__CUDA_ARCH_LIST__) && __CUDA_ARCH_LIST__ >= 800
+#if LAB3_SM_SHARED_KB > 64 /* sm_80 and later */
 #define LAB3_SELECT_PIPE_STAGES_I64 4
 #else
 #define LAB3_SELECT_PIPE_STAGES_I64 3
