@@ -16,6 +16,6 @@ const lab3_variant lab3_variants[] = {
     { { "lookback-tuned", "3.5", "look back over 32 predecessors per step with one warp; bigger odd-VT tiles, 16-byte loads" },
       lab3_lookback_tuned, 1 },
     { { "tma-pipeline", "3.7", "persistent blocks, a ring of tiles filled by bulk copies (TMA on sm_90); one warp loads, one sums (A on landing), one looks back, 8 scan" },
-      lab3_tma_pipeline, 1 },
+      lab3_pipeline_scan, 1 },
 };
 const int lab3_variant_count = sizeof lab3_variants / sizeof lab3_variants[0];

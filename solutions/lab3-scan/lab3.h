@@ -62,7 +62,7 @@ static inline size_t lab3_type_bytes(lab3_type t) { return t == LAB3_I32 ? 4 : 8
  * each (the block has 3 more warps, which load, sum and look back), so VT = 4 VECS
  * int32 or 2 VECS int64 values per thread and the same bytes for both types
  * (NT x VECS x 16 = 20 KB: a block finishes about one tile per look-back, so a
- * bigger tile moves more bytes per look-back; v6_tma_pipeline.cu). VECS odd: the
+ * bigger tile moves more bytes per look-back; v7_pipeline.cu). VECS odd: the
  * 8 lanes one 16-byte shared-memory access serves at once then hit 8 different
  * groups of banks. The stages and the blocks per SM are in lab3_pipeline.cuh (the
  * tests do not need them). -D overrides are for tuning experiments only. */
@@ -79,7 +79,7 @@ static inline size_t lab3_type_bytes(lab3_type t) { return t == LAB3_I32 ? 4 : 8
 
 /* Tile of the pipelined compaction (Step 3.8): Step 3.7's NT workers x
  * LAB3_SELECT_PIPE_VECS 16-byte vectors (20 KB; odd), in a ring of 3 stages
- * (select_pipeline.cu). A compaction does more per tile than the scan, and bigger
+ * (v8_select_pipeline.cu). A compaction does more per tile than the scan, and bigger
  * tiles paid on both GPUs (plots/data/lab3_select_pipe_tune_*.csv). -D overrides
  * are for tuning experiments only. */
 #ifndef LAB3_SELECT_PIPE_VECS
@@ -155,7 +155,7 @@ int lab3_reduce_then_scan(const lab3_scan_io *io, cudaStream_t stream);
 int lab3_chained(const lab3_scan_io *io, cudaStream_t stream);
 int lab3_decoupled_lookback(const lab3_scan_io *io, cudaStream_t stream);
 int lab3_lookback_tuned(const lab3_scan_io *io, cudaStream_t stream);
-int lab3_tma_pipeline(const lab3_scan_io *io, cudaStream_t stream);
+int lab3_pipeline_scan(const lab3_scan_io *io, cudaStream_t stream);
 /* cub_ref.cu: cub::DeviceScan::ExclusiveSum / InclusiveSum. */
 int lab3_cub_scan(const lab3_scan_io *io, cudaStream_t stream);
 
@@ -171,8 +171,8 @@ typedef struct {
     lab3_workspace *ws;
 } lab3_select_io;
 
-int lab3_select_if(const lab3_select_io *io, cudaStream_t stream);       /* select_if.cu (Step 3.6) */
-int lab3_select_pipeline(const lab3_select_io *io, cudaStream_t stream); /* select_pipeline.cu (Step 3.8) */
+int lab3_select_if(const lab3_select_io *io, cudaStream_t stream);       /* v6_select_if.cu (Step 3.6) */
+int lab3_select_pipeline(const lab3_select_io *io, cudaStream_t stream); /* v8_select_pipeline.cu (Step 3.8) */
 int lab3_cub_select(const lab3_select_io *io, cudaStream_t stream);      /* cub_ref.cu */
 
 /* CUB's temporary storage for a scan and a select of n items of type t (max of both). */

@@ -1,13 +1,13 @@
 /* lab3_pipeline.cuh: the assembly line of Step 3.7, the parts that do not depend
- * on what the line computes. The pipelined scan (Step 3.7, v6_tma_pipeline.cu) and
- * the pipelined compaction (Step 3.8, select_pipeline.cu) both run persistent
+ * on what the line computes. The pipelined scan (Step 3.7, v7_pipeline.cu) and
+ * the pipelined compaction (Step 3.8, v8_select_pipeline.cu) both run persistent
  * blocks over a ring of STAGES tiles in shared memory, with
  *   - a loader warp that draws tickets and fills stages by bulk copies
  *     (fill_stage, load_tiles: you write them in Step 3.7), and
  *   - a look-back warp that waits until the tile's A is published, looks back and
  *     publishes P (look_back_tiles: Step 3.7);
  * what happens between landing and the look-back, and after it, is each step's
- * own. v6_tma_pipeline.cu's header explains the ring, its barriers and phases, why
+ * own. v7_pipeline.cu's header explains the ring, its barriers and phases, why
  * the line cannot deadlock, the edges and the two memory paths into shared memory.
  *
  * A ring (`Ring`, each step's shared-memory struct) has its pipeline_shape as

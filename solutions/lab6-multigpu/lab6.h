@@ -150,9 +150,9 @@ typedef struct {
 
 typedef int (*lab6_app_fn)(lab6_app_io *io);
 
-int lab6_histogram(lab6_app_io *io); /* histogram.cu */
-int lab6_scan(lab6_app_io *io);      /* scan.cu */
-int lab6_sort(lab6_app_io *io);      /* sort.cu */
+int lab6_histogram(lab6_app_io *io); /* v3_histogram.cu */
+int lab6_scan(lab6_app_io *io);      /* v4_scan.cu */
+int lab6_sort(lab6_app_io *io);      /* v5_sort.cu */
 
 /* CUB, on the current device in `stream` (cub_ref.cu): every call of the lab that
  * needs a temporary buffer goes through these, and with temp == NULL each only sets

@@ -250,44 +250,8 @@ static __device__ __forceinline__ void write_values(T *stage, const T (&v)[VT])
 template <typename T>
 static __device__ void aggregate_tiles(size_t tiles, scan_status<T> status, pipeline_smem<T> &sm)
 {
-    // BEGIN SOLUTION (Step 3.7): slot = 0, 1, ...: landed[s].wait_parity(use_parity(slot)); t = tile_of[s]; a real tile: each lane sums its vectors of every consumer warp's part, lab3_warp_sum per part, running prefix into warp_prefix[s][w]; lane 0: set_inclusive (t == 0) or set_aggregate, aggregate[s]; fence_before_bulk_copies; all: summed[s].arrive(); past the last tile: return after arriving
-    const int lane = threadIdx.x % 32;
-    for (unsigned int slot = 0;; slot++) {
-        const int s = slot % STAGES;
-        sm.landed[s].wait_parity(use_parity(slot));
-        const unsigned int t = sm.tile_of[s];
-        if (t < tiles) {
-            const uint4 *stage = (const uint4 *)sm.stage[s];
-            T part[CONSUMER_WARPS]; /* all the reads first, then the warp sums */
-#pragma unroll
-            for (int w = 0; w < CONSUMER_WARPS; w++) {
-                part[w] = 0;
-#pragma unroll
-                for (int j = 0; j < VECS; j++)
-                    part[w] += vector_sum<T>(stage[(w * VECS + j) * 32 + lane]);
-            }
-            T running = 0;
-#pragma unroll
-            for (int w = 0; w < CONSUMER_WARPS; w++) {
-                if (lane == 0)
-                    sm.warp_prefix[s][w] = running;
-                running += lab3_warp_sum(part[w]);
-            }
-            if (lane == 0) {
-                if (t == 0)
-                    status.set_inclusive(0, running);
-                else
-                    status.set_aggregate(t, running);
-                sm.aggregate[s] = running;
-            }
-            fence_before_bulk_copies(); /* done with the stage; after publishing, which need not wait for it */
-        }
-        (void)sm.summed[s].arrive();
-        if (t >= tiles)
-            return;
-    }
-    // STUB: (void)tiles, (void)status, (void)sm;
-    // END SOLUTION
+    // TODO(Step 3.7): slot = 0, 1, ...: landed[s].wait_parity(use_parity(slot)); t = tile_of[s]; a real tile: each lane sums its vectors of every consumer warp's part, lab3_warp_sum per part, running prefix into warp_prefix[s][w]; lane 0: set_inclusive (t == 0) or set_aggregate, aggregate[s]; fence_before_bulk_copies; all: summed[s].arrive(); past the last tile: return after arriving (about 35 lines)
+    (void)tiles, (void)status, (void)sm;
 }
 
 /* The consumers (NT threads, each warp on its own): for each stage in turn, once
@@ -297,43 +261,8 @@ static __device__ void aggregate_tiles(size_t tiles, scan_status<T> status, pipe
 template <typename T>
 static __device__ void scan_tiles(T *out, size_t n, int exclusive, bool out_aligned, pipeline_smem<T> &sm)
 {
-    // BEGIN SOLUTION (Step 3.7): slot = 0, 1, ...: ready[s].wait_parity(use_parity(slot)); t = tile_of[s], return when past the last tile; read_values, thread sum, lab3_warp_inclusive_scan; lab3_thread_scan from tile_prefix[s] + warp_prefix[s][warp] + the warp's exclusive prefix; write_values; __syncwarp; lab3_store_tile_vectors<32, WARP_NV> of the warp's own part only (lane = rank); fence_before_bulk_copies; empty[s].arrive()
-    typedef pipeline_shape<T> S;
-    const size_t tiles = lab3_tile_count(n, S::NV);
-    const int warp = threadIdx.x / 32;
-    for (unsigned int slot = 0;; slot++) {
-        const int s = slot % STAGES;
-        sm.ready[s].wait_parity(use_parity(slot));
-        const unsigned int t = sm.tile_of[s];
-        if (t >= tiles)
-            return;
-
-        T v[S::VT];
-        read_values(sm.stage[s], v);
-        T sum = 0;
-#pragma unroll
-        for (int i = 0; i < S::VT; i++)
-            sum += v[i];
-        const T inclusive = lab3_warp_inclusive_scan(sum);
-        lab3_thread_scan(v, sm.tile_prefix[s] + sm.warp_prefix[s][warp] + inclusive - sum, exclusive);
-        write_values(sm.stage[s], v);
-        __syncwarp(); /* the warp stores values its other lanes wrote */
-
-        /* The warp stores its own part (32 x VECS vectors) and nothing past it: on a
-         * partial tile the other warps' parts may not be scanned yet (racecheck caught
-         * a version that stored them). */
-        const size_t count = lab3_tile_items(n, S::NV, t);
-        const long long first = (long long)warp * S::WARP_NV;           /* the warp's part of the tile */
-        const long long in_part = (long long)count - first;              /* values of the tile from there on */
-        const size_t mine = in_part <= 0 ? 0 : in_part < S::WARP_NV ? (size_t)in_part : S::WARP_NV;
-        lab3_store_tile_vectors<32, S::WARP_NV>(out + (size_t)t * S::NV + first, mine,
-                                                 out_aligned && count == (size_t)S::NV, sm.stage[s] + first,
-                                                 threadIdx.x % 32);
-        fence_before_bulk_copies(); /* done with this stage: the bulk copy that refills it comes after */
-        (void)sm.empty[s].arrive();
-    }
-    // STUB: (void)out, (void)n, (void)exclusive, (void)out_aligned, (void)sm;
-    // END SOLUTION
+    // TODO(Step 3.7): slot = 0, 1, ...: ready[s].wait_parity(use_parity(slot)); t = tile_of[s], return when past the last tile; read_values, thread sum, lab3_warp_inclusive_scan; lab3_thread_scan from tile_prefix[s] + warp_prefix[s][warp] + the warp's exclusive prefix; write_values; __syncwarp; lab3_store_tile_vectors<32, WARP_NV> of the warp's own part only (lane = rank); fence_before_bulk_copies; empty[s].arrive() (about 32 lines)
+    (void)out, (void)n, (void)exclusive, (void)out_aligned, (void)sm;
 }
 
 /* The kernel: thread 0 sets up the 4 x STAGES barriers, then each warp runs its
@@ -343,64 +272,22 @@ __global__ void __launch_bounds__(THREADS, pipeline_shape<T>::BLOCKS_PER_SM)
     pipeline_scan(const T *in, T *out, size_t n, int exclusive, bool in_aligned, bool out_aligned,
                   scan_status<T> status, unsigned long long *stats)
 {
-    // BEGIN SOLUTION (Step 3.7): thread 0 inits landed, summed, ready (32 arrivals each) and empty (NT) of every stage, fence_before_bulk_copies; __syncthreads(); then by warp: consumers scan_tiles, LOADER_WARP load_tiles, AGGREGATOR_WARP aggregate_tiles, LOOKBACK_WARP look_back_tiles
-    extern __shared__ __align__(128) unsigned char smem_bytes[];
-    pipeline_smem<T> &sm = *reinterpret_cast<pipeline_smem<T> *>(smem_bytes);
-    if (threadIdx.x == 0) {
-        for (int s = 0; s < STAGES; s++) {
-            init(&sm.landed[s], 32);
-            init(&sm.summed[s], 32);
-            init(&sm.ready[s], 32);
-            init(&sm.empty[s], NT);
-        }
-        fence_before_bulk_copies(); /* the barriers' initialisation before the copies that complete them */
-    }
-    __syncthreads(); /* the only block-wide barrier: from here on each warp goes its own way */
-
-    const int warp = threadIdx.x / 32;
-    const size_t tiles = lab3_tile_count(n, pipeline_shape<T>::NV);
-    if (warp < CONSUMER_WARPS)
-        scan_tiles(out, n, exclusive, out_aligned, sm);
-    else if (warp == LOADER_WARP)
-        load_tiles(in, n, in_aligned, status, sm);
-    else if (warp == AGGREGATOR_WARP)
-        aggregate_tiles(tiles, status, sm);
-    else if (warp == LOOKBACK_WARP)
-        look_back_tiles(tiles, status, stats, sm);
-    // STUB: (void)in, (void)out, (void)n, (void)exclusive, (void)in_aligned, (void)out_aligned, (void)status, (void)stats;
-    // END SOLUTION
+    // TODO(Step 3.7): thread 0 inits landed, summed, ready (32 arrivals each) and empty (NT) of every stage, fence_before_bulk_copies; __syncthreads(); then by warp: consumers scan_tiles, LOADER_WARP load_tiles, AGGREGATOR_WARP aggregate_tiles, LOOKBACK_WARP look_back_tiles (about 22 lines)
+    (void)in, (void)out, (void)n, (void)exclusive, (void)in_aligned, (void)out_aligned, (void)status, (void)stats;
 }
 
 template <typename T>
-static int tma_pipeline(const lab3_scan_io *io, cudaStream_t stream)
+static int launch_pipeline_scan(const lab3_scan_io *io, cudaStream_t stream)
 {
-    // BEGIN SOLUTION (Step 3.7): the status of a new epoch (scan_status<T>::begin_epoch: no memset); once per type (a function-local static): lab3_pipeline_resident_blocks(pipeline_scan<T>, THREADS, sizeof(pipeline_smem<T>), &resident); grid = min(tiles, resident blocks) of THREADS threads; in_aligned and out_aligned apart
-    typedef pipeline_shape<T> S;
-    const size_t tiles = lab3_tile_count(io->n, S::NV);
-    scan_status<T> status;
-    if (int err = scan_status<T>::begin_epoch(io->ws, tiles, stream, &status))
-        return err;
-    const size_t smem = sizeof(pipeline_smem<T>);
-    static int resident; /* once per type: blocks of pipeline_scan<T> the GPU holds at once */
-    if (!resident) {
-        if (int err = lab3_pipeline_resident_blocks(pipeline_scan<T>, THREADS, smem, &resident))
-            return err;
-    }
-    const unsigned int grid = (unsigned int)(tiles < (size_t)resident ? tiles : (size_t)resident);
-    const bool in_aligned = (uintptr_t)io->in % 16 == 0, out_aligned = (uintptr_t)io->out % 16 == 0;
-    pipeline_scan<T><<<grid, THREADS, smem, stream>>>((const T *)io->in, (T *)io->out, io->n, io->exclusive,
-                                                       in_aligned, out_aligned, status,
-                                                       io->ws->stats);
-    return KIT_LAUNCH_CHECK();
-    // STUB: (void)io, (void)stream;
-    // STUB: return KIT_TODO;
-    // END SOLUTION
+    // TODO(Step 3.7): the status of a new epoch (scan_status<T>::begin_epoch: no memset); once per type (a function-local static): lab3_pipeline_resident_blocks(pipeline_scan<T>, THREADS, sizeof(pipeline_smem<T>), &resident); grid = min(tiles, resident blocks) of THREADS threads; in_aligned and out_aligned apart (about 17 lines)
+    (void)io, (void)stream;
+    return KIT_TODO;
 }
 
-extern "C" int lab3_tma_pipeline(const lab3_scan_io *io, cudaStream_t stream)
+extern "C" int lab3_pipeline_scan(const lab3_scan_io *io, cudaStream_t stream)
 {
     if (io->n == 0)
         return 0;
-    return io->type == LAB3_I32 ? tma_pipeline<unsigned int>(io, stream)
-                                : tma_pipeline<unsigned long long>(io, stream);
+    return io->type == LAB3_I32 ? launch_pipeline_scan<unsigned int>(io, stream)
+                                : launch_pipeline_scan<unsigned long long>(io, stream);
 }
