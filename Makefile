@@ -22,7 +22,7 @@ BUILD := build
 ARCH_STAMP := build/last-arch
 # Goals that compile nothing leave it alone (make help on a machine without a GPU
 # must not turn the next build into an sm_75 one).
-NO_BUILD_GOALS := help deps labs check-labs plots site site-test clean
+NO_BUILD_GOALS := help deps labs check-labs plots tables check-tables site site-test clean
 ifneq ($(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
 $(shell mkdir -p build; [ "$$(cat $(ARCH_STAMP) 2>/dev/null)" = "$(ARCH)" ] || echo "$(ARCH)" > $(ARCH_STAMP))
 endif
@@ -84,7 +84,7 @@ lab_src = $(wildcard $(1)/$(2)/*.c $(1)/$(2)/*.cu)
 lab_obj = $(patsubst %,$(BUILD)/%.o,$(call lab_src,$(1),$(2)))
 lab_lib_obj = $(filter-out %/main.c.o,$(call lab_obj,$(1),$(2)))
 
-.PHONY: all help deps labs check-labs test grade profile sanitize plots bench dist clean site site-test FORCE
+.PHONY: all help deps labs check-labs test grade profile sanitize plots tables check-tables bench dist clean site site-test FORCE
 
 ifeq ($(SOURCE_TREE),solutions)
 all: $(addprefix solution,$(BUILD_NUMS)) $(addprefix lab,$(BUILD_NUMS))
@@ -113,6 +113,8 @@ help:
 	@echo "  make check-labs      fail if the committed labs/ differs from what make labs writes"
 	@echo "  make bench           (GPU) rerun every lab's sweep into plots/data/*.csv"
 	@echo "  make plots           render plots/*.png from plots/data/*.csv with gnuplot"
+	@echo "  make tables          fill the results tables of lectures, notebooks and sheets from plots/data"
+	@echo "  make check-tables    fail if a committed table differs from its CSV (CI runs it)"
 	@echo "  (lab5 tuning)        bash plots/bench-lab5.sh --build-tune DIR, then --tune DIR OUT on the GPU:"
 	@echo "                       onesweep's tile shapes (lab5.h) side by side with CUB"
 	@echo "  make dist            pack a student copy (no solutions/) into dist/cuda-kit-student.tar.gz,"
@@ -283,6 +285,16 @@ bench: all
 
 plots:
 	@bash tools/plots.sh
+
+# Results tables in the lectures, notebooks and sheets are generated from plots/data
+# (tools/tables.py): `make tables` fills every marked block, `make check-tables` (CI)
+# fails when a committed table differs from what its CSV gives.
+TABLE_DOCS = $(wildcard lectures/*.md lectures/notebooks/*.md $(SOURCE_TREE)/lab*-*/README.md)
+tables:
+	@python3 tools/tables.py $(TABLE_DOCS)
+
+check-tables:
+	@python3 tools/tables.py --check $(TABLE_DOCS) && echo "tables match plots/data"
 
 # ---- starter code and the student copy (the instructor's tree only) ---------------------
 ifeq ($(SOURCE_TREE),solutions)
