@@ -4,7 +4,7 @@
 #   lab2_sweep.csv      i64 sum, n = 2^10..2^28 (includes the 2^24 and 2^28 goal rows)
 #   lab2_big.csv        single-pass vs cub for every type at n = 2^24 and 2^28
 #   lab2_resources.txt  registers / shared memory / spills of every kernel (cuobjdump)
-#   lab2_ablation.csv   (if tools/gpu-extra-lab23.sh build ran) Step 2.5 one idea at a time
+#   lab2_ablation.csv   (if tools/maint/gpu-extra-lab23.sh build ran) Step 2.5 one idea at a time
 #   lab2_ncu.txt        (if ncu is present) why each step is faster: bank conflicts,
 #                       SIMT efficiency, barriers, DRAM bytes, achieved occupancy
 set -euo pipefail
@@ -32,7 +32,7 @@ if command -v ncu >/dev/null 2>&1; then
             grep -E '^  [A-Za-z_].*\(|^ +[a-z0-9_]+__|launch__' || true
     done >"$out/lab2_ncu.txt"
 fi
-# The ablation of Step 2.5, when its extra binary was built (tools/gpu-extra-lab23.sh build).
+# The ablation of Step 2.5, when its extra binary was built (tools/maint/gpu-extra-lab23.sh build).
 if [[ -x $1/solution2-vt1 ]]; then
-    bash tools/gpu-extra-lab23.sh run "$1" "$out" 2
+    bash tools/maint/gpu-extra-lab23.sh run "$1" "$out" 2
 fi

@@ -62,7 +62,7 @@ static inline const char *kit_test_root(void)
  * reported as "not run", never as a pass (tools/grade.sh).
  * KIT_TEST_BIG=0 in the environment also skips every test that needs 2 GiB or more,
  * so that a GPU node can run the small tests of several labs side by side and the
- * big ones apart (tools/gpu-run.sh); those skips say so. */
+ * big ones apart (tools/maint/gpu-run.sh); those skips say so. */
 #define KIT_TEST_BIG_BYTES ((size_t)2 << 30)
 #define KIT_TEST_REQUIRE_DEVICE_BYTES(bytes, what)                                          \
     do {                                                                                    \

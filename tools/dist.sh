@@ -43,5 +43,5 @@ nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 } >"dist/$name/reference/BUILD-INFO"
 (cd dist && tar czf "$name.tar.gz" "$name")
 echo "dist: dist/$name.tar.gz ($(du -h "dist/$name.tar.gz" | cut -f1))"
-# DIST_CHECK=0 packs without the check (tools/gpu-speed-prep.sh builds a copy to carry).
+# DIST_CHECK=0 packs without the check (tools/maint/gpu-speed-prep.sh builds a copy to carry).
 [[ ${DIST_CHECK:-1} == 0 ]] || bash tools/student-check.sh "dist/$name.tar.gz"

@@ -46,7 +46,7 @@ reference_lib() {
 correctness() {
     local format=$1 report=$2
     case $format in
-    tap | score) awk -f "$here/tap.awk" -f "$here/tap-suites.awk" "$report" ;;
+    tap | score) awk -v report=suites -f "$here/tap.awk" "$report" ;;
     json) awk '
         /^    {/ { s = "" }
         /^      "name": / { s = $2; gsub(/[",]/, "", s) }

@@ -34,7 +34,7 @@ typedef enum { LAB2_I64 = 0, LAB2_F32 = 1, LAB2_MAX = 2 } lab2_type;
  * tests. To retune (Question 4), edit the value HERE and rebuild: the Makefile has no
  * hook for extra -D flags, and a -D given to nvcc alone would not reach the C test
  * files that read the same constants. (The #ifndef only lets the ablation build of
- * tools/gpu-extra-lab23.sh compile the .cu files with -DLAB2_BLOCKED_VT=1.) */
+ * tools/maint/gpu-extra-lab23.sh compile the .cu files with -DLAB2_BLOCKED_VT=1.) */
 #ifndef LAB2_TREE_NT
 #define LAB2_TREE_NT 256   /* Steps 2.0-2.4: threads per block (one value each, two from 2.3 on) */
 #endif

@@ -1,6 +1,6 @@
 /* Step 2.5: enough bytes in flight. This step bundles three ideas, each of which
  * the earlier kernels lacked (the ablation table of lecture section 7, measured with
- * tools/gpu-extra-lab23.sh on an H200 and an H100, gives each one's share):
+ * tools/maint/gpu-extra-lab23.sh on an H200 and an H100, gives each one's share):
  *   1. 16-byte loads: each load is an int4 (4 int32/float, or 2 int64 partials),
  *      4x the bytes per load instruction of Step 2.4;
  *   2. register blocking: a tile is NT threads x VT vectors; a thread issues its VT

@@ -149,7 +149,7 @@ Test(profile, missing_metrics_are_not_available_and_no_kernel_is_an_error)
 
 /* ---- the committed sample: make profile LAB=2 VARIANT=sequential on a GPU ----------- */
 
-/* ncu_raw_lab2_*.csv: written by tools/gpu-profile-capture.sh on an H100 (ncu 2025.3,
+/* ncu_raw_lab2_*.csv: written by tools/maint/gpu-profile-capture.sh on an H100 (ncu 2025.3,
  * 2026-11-23), the raw page of `make profile LAB=2 VARIANT=sequential`: 983 columns. */
 static void sample_path(char *path, size_t len, const char *variant)
 {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# gpu-lab5.sh BINDIR OUTDIR: lab5's run on a GPU node, through tools/gpu-run.sh (each
+# gpu-lab5.sh BINDIR OUTDIR: lab5's run on a GPU node, through tools/maint/gpu-run.sh (each
 # step under its own time limit; about 9 minutes on an H100 in all, up to 11.5 with every
 # limit reached: where one command may run 10 minutes, run the tests step alone first). Run it from the
 # repository root, with prebuilt binaries in BINDIR:
@@ -21,4 +21,4 @@ steps=('tests:lab5*/*:300' 'sanitize:5:150' 'bench:5:240')
 if [[ ${TUNE:-0} == 1 ]]; then
     steps+=("cmd:tune:120:bash plots/bench-lab5.sh --tune $bindir $out/data")
 fi
-exec bash tools/gpu-run.sh "$bindir" "$out" "${steps[@]}"
+exec bash tools/maint/gpu-run.sh "$bindir" "$out" "${steps[@]}"

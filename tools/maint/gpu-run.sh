@@ -28,7 +28,7 @@ for step in "$@"; do
         timeout "${b:-300}" "$bindir/kit_tests" -j"${TEST_JOBS:-1}" --verbose --short-filename --filter "$a" --tap="$out/logs/$name.tap" \
             >"$out/logs/$name.log" 2>&1
         rc=$?
-        result="$(tail -1 "$out/logs/$name.log") rc=$rc; $(awk -f tools/tap.awk -f tools/tap-notrun.awk "$out/logs/$name.tap" 2>/dev/null | cut -d' ' -f1) not run"
+        result="$(tail -1 "$out/logs/$name.log") rc=$rc; $(awk -v report=notrun -f tools/tap.awk "$out/logs/$name.tap" 2>/dev/null | cut -d' ' -f1) not run"
         grep -h '^\[FAIL\]\|^\[----\].*:[0-9]*: ' "$out/logs/$name.log" | head -20 ;;
     sanitize)
         SANITIZE_LOGS=$out/logs/sanitize timeout "${b:-300}" bash tools/sanitize.sh "$bindir/solution$a" \

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # gpu-speed-prep.sh [OUT]: prepare, on a machine without a GPU, the student copy that
-# tools/gpu-speed-check.sh grades on the GPU (default OUT: dist/gpu-check).
+# tools/maint/gpu-speed-check.sh grades on the GPU (default OUT: dist/gpu-check).
 #
 # A make dist copy (REF_ARCH=sm_90: the reference objects for H100/H200) in which
 # lab 3 plays a student who solved every step: the solution files are copied into its
@@ -13,11 +13,6 @@
 # which git ignores).
 set -euo pipefail
 out=${1:-dist/gpu-check}
-bundle=${BUNDLE_LIBS:-}
-for b in ../shared/tools/bundle-libs.sh /work/shared/tools/bundle-libs.sh; do
-    [[ -z $bundle && -f $b ]] && bundle=$b
-done
-[[ -n $bundle ]] || { echo "gpu-speed-prep: bundle-libs.sh not found (BUNDLE_LIBS=path)" >&2; exit 2; }
 REF_ARCH=sm_90 ARCH=sm_90 DIST_CHECK=0 bash tools/dist.sh
 rm -rf "$out"
 mkdir -p "$out"
@@ -43,6 +38,6 @@ extern "C" int lab3_warp_shuffle(const lab3_scan_io *io, cudaStream_t stream)
 }
 EOF
 make -s -C "$copy" ARCH=sm_90 STARTER_FLAGS= lab3 build/tests/grade_lab3
-bash "$bundle" "$copy/build/tests/grade_lab3" "$copy/build/bin/lib" >/dev/null
+bash tools/maint/bundle-libs.sh "$copy/build/tests/grade_lab3" "$copy/build/bin/lib"
 find "$copy/build" -name '*.d' -delete
-echo "gpu-speed-prep: $copy ready ($(du -sh "$out" | cut -f1)); on the GPU: bash tools/gpu-speed-check.sh $out OUTDIR"
+echo "gpu-speed-prep: $copy ready ($(du -sh "$out" | cut -f1)); on the GPU: bash tools/maint/gpu-speed-check.sh $out OUTDIR"

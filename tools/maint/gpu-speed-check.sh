@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # gpu-speed-check.sh COPY OUTDIR: on the GPU, grade lab 3 in the student copy that
-# tools/gpu-speed-prep.sh prepared (COPY, e.g. dist/gpu-check), and check the speed
+# tools/maint/gpu-speed-prep.sh prepared (COPY, e.g. dist/gpu-check), and check the speed
 # score: the reference's own code scores full speed at every step, and Step 3.1,
 # slowed five times on purpose, scores zero.
 #   OUTDIR/grade_lab3.txt    make grade LAB=3 (correctness and speed per step)

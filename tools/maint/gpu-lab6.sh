@@ -16,7 +16,7 @@
 # OUT/sanitize_lab6_logs.tgz, OUT/data/lab6_allreduce.csv, OUT/data/lab6_apps.csv.
 # Built elsewhere (here, a machine with NCCL and Criterion):
 #   make -j2 ARCH=sm_90 solution6 build/tests/test_lab6 && cp build/tests/test_lab6 build/bin/
-#   bash ../shared/tools/bundle-libs.sh build/tests/test_lab6 build/bin/lib && rm -f build/bin/lib/libnccl*
+#   bash tools/maint/bundle-libs.sh build/tests/test_lab6 build/bin/lib && rm -f build/bin/lib/libnccl*
 # (libnccl is left out: the GPU machine has its own, and it is 200 MB.)
 set -uo pipefail
 bindir=${1:?usage: gpu-lab6.sh BINDIR OUT} out=${2:?usage: gpu-lab6.sh BINDIR OUT}
