@@ -5,7 +5,10 @@
 #   make solution0 && ./solution0   the reference solution (solutions/)
 #   make test                  CPU suites always, GPU suites when a GPU is present
 #
+#   make lab0 EMU=1            lab 0 under the CPU emulator: no GPU, no CUDA toolkit needed
+#
 # Variables: ARCH=sm_90 (default: the last build's, else the local GPU, else sm_75),
+#            EMU=1 (the CPU emulator; the default where nvcc is missing),
 #            NVCC=/path/to/nvcc, LAB=N for grade/sanitize, GRADE_FORMAT=tap|json,
 #            NCCL_HOME=/path (lab6 only: where NCCL is; NCCL_HOME=none builds without it).
 
@@ -29,6 +32,7 @@ CC ?= gcc
 NO_BUILD_GOALS := help deps labs check-labs plots tables check-tables site site-test clean
 ifneq ($(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
 $(shell mkdir -p build; [ "$$(cat $(ARCH_STAMP) 2>/dev/null)" = "$(ARCH)" ] || echo "$(ARCH)" > $(ARCH_STAMP))
+$(shell [ "$$(cat build/last-emu 2>/dev/null)" = "$(EMU)" ] || echo "$(EMU)" > build/last-emu)
 endif
 COMMON_CFLAGS := -O2 -Wall -Wextra -fopenmp -Icommon
 CFLAGS_KIT := -std=c11 -D_GNU_SOURCE $(COMMON_CFLAGS) -I$(CUDA_HOME)/include -MMD -MP
@@ -79,6 +83,18 @@ define NCCL_ADVICE
 	@exit 2
 endef
 
+# ---- the CPU emulator (common/emu/README.md) ---------------------------------------
+# EMU=1 builds the drivers (./labN, ./solutionN) with the host compiler against the
+# emulator's CUDA headers (common/emu/include): kernels run on the CPU, correctness
+# only. It is the default where nvcc is missing; make test uses it for the GPU suites
+# where no GPU is present. lab6 builds with it always (an NCCL stand-in).
+NVCC_FOUND := $(shell command -v $(NVCC) 2>/dev/null)
+EMU ?= $(if $(NVCC_FOUND),0,1)
+EMU_STAMP := build/last-emu
+ifeq ($(EMU),1)
+BUILD_NUMS := $(LAB_NUMS)
+endif
+
 COMMON_SRC := $(wildcard common/*.c)
 COMMON_OBJ := $(COMMON_SRC:%=$(BUILD)/%.o)
 
@@ -95,15 +111,17 @@ all: $(addprefix solution,$(BUILD_NUMS)) $(addprefix lab,$(BUILD_NUMS))
 else
 all: $(addprefix lab,$(BUILD_NUMS))
 endif
-	@$(if $(HAVE_NCCL),true,echo "note: lab$(NCCL_LABS) not built: NCCL not found ('make lab$(NCCL_LABS)' says how to get it)")
+	@$(if $(or $(HAVE_NCCL),$(filter 1,$(EMU))),true,echo "note: lab$(NCCL_LABS) not built: NCCL not found ('make lab$(NCCL_LABS)' says how to get it)")
 
 help:
 	@echo "Targets:"
 	@echo "  make deps            install Criterion and gnuplot (apt), check that nvcc is there"
 	@echo "  make labN            build the student's lab N from labs/ into ./labN   (N = $(LAB_NUMS))"
+	@echo "  make labN EMU=1      the same under the CPU emulator: no GPU needed, correctness only (no timing)"
 	@echo "  make solutionN       build the reference solution of lab N into ./solutionN"
 	@echo "  make all             build every lab and every solution"
-	@echo "  make test            build everything, run the CPU suites and (with a GPU) the GPU suites"
+	@echo "  make test            build everything, run the CPU suites and the GPU suites (without a GPU:"
+	@echo "                       under the CPU emulator, on the suites' small sizes)"
 	@echo "  make grade LAB=N     run lab N's GPU suite on the student's code: correctness per step, then"
 	@echo "                       speed per step against the reference on this GPU (labN-*/speed.cfg)"
 	@echo "                       (GRADE_FORMAT=tap, json or xml: Criterion's report plus a labN_speed suite)"
@@ -129,6 +147,7 @@ help:
 	@echo "                       (part of make test when Chromium is installed; SITE_TEST=0 leaves it out)"
 	@echo "  make clean           remove build outputs"
 	@echo "Variables: ARCH=sm_90 (default: the last build's; first build native, sm_75 without a GPU), NVCC=path, LAB=N, GRADE_FORMAT=tap|json|xml,"
+	@echo "           EMU=1 (the CPU emulator, the default without nvcc; KIT_EMU_SEED, KIT_EMU_GPUS: common/emu/README.md),"
 	@echo "           SPEED_RUNS=3 (alternating timed runs per side), REF_ARCH (make dist), SITE_TEST=0,"
 	@echo "           NCCL_HOME=path (where NCCL is; lab6 only, NCCL_HOME=none builds without it)"
 	@echo "lab6 (several GPUs, NCCL): $(if $(HAVE_NCCL),NCCL found ($(NCCL_LIB)),NCCL not found: lab6 is left out; 'make lab6' says how to get it)"
@@ -164,16 +183,69 @@ $(BUILD)/tests/%.c.o: tests/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_KIT) $(TEST_INCLUDES) -c $< -o $@
 
+# ---- compiling for the CPU emulator (EMU=1, and the GPU suites without a GPU) ---------
+# A .cu file goes through tools/emu-rewrite.cc (launches, __shared__, inline PTX;
+# every line stays on its line) into build/emu/src/, with every header of its folder
+# and of common/, then through the host compiler with GCC's ThreadSanitizer
+# instrumentation, whose hooks are the emulator's checks (no ThreadSanitizer runtime
+# is linked). C files compile as they are, against the emulator's cuda_runtime_api.h.
+EMU_BUILD := $(BUILD)/emu
+EMU_INC := common/emu/include
+EMU_REWRITE := $(EMU_BUILD)/tools/emu-rewrite
+EMU_RUNTIME_OBJ := $(patsubst %,$(EMU_BUILD)/%.o,$(wildcard common/emu/*.cc))
+EMU_COMMON_OBJ := $(COMMON_SRC:%=$(EMU_BUILD)/%.o)
+EMU_HEADERS := $(patsubst %,$(EMU_BUILD)/src/%,$(wildcard common/*.h common/*.cuh $(SOURCE_TREE)/lab*-*/*.h \
+                 $(SOURCE_TREE)/lab*-*/*.cuh $(if $(filter solutions,$(SOURCE_TREE)),labs/lab*-*/*.h labs/lab*-*/*.cuh)))
+EMU_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -fopenmp -Icommon -I$(EMU_INC) -MMD -MP
+EMU_CXXFLAGS := -std=c++17 -O2 -g -Wall -Wextra -Wno-unknown-pragmas -x c++ -I$(EMU_INC) -include cuda_runtime.h \
+                -D__CUDACC__ -D__CUDA_ARCH__=900 -D__CUDA_ARCH_LIST__=900 -fsanitize=thread -Wno-tsan \
+                --param tsan-distinguish-volatile=1 --param tsan-instrument-func-entry-exit=0 -MMD -MP
+EMU_LDLIBS := -fopenmp -lpthread -ldl
+emu_lab_obj = $(patsubst %,$(EMU_BUILD)/%.o,$(call lab_src,$(1),$(2)))
+emu_lab_lib_obj = $(filter-out %/main.c.o,$(call emu_lab_obj,$(1),$(2)))
+
+$(EMU_REWRITE): tools/emu-rewrite.cc
+	@mkdir -p $(dir $@)
+	$(CXX) -std=c++17 -O2 -Wall -Wextra -o $@ $<
+
+.PRECIOUS: $(EMU_BUILD)/src/%.cu $(EMU_BUILD)/src/%.cuh $(EMU_BUILD)/src/%.h
+$(EMU_BUILD)/src/%.cu: %.cu $(EMU_REWRITE)
+	@mkdir -p $(dir $@)
+	@$(EMU_REWRITE) $< $@ $<
+$(EMU_BUILD)/src/%.cuh: %.cuh $(EMU_REWRITE)
+	@mkdir -p $(dir $@)
+	@$(EMU_REWRITE) $< $@ $<
+$(EMU_BUILD)/src/%.h: %.h $(EMU_REWRITE)
+	@mkdir -p $(dir $@)
+	@$(EMU_REWRITE) $< $@ $<
+
+$(EMU_BUILD)/%.cu.o: $(EMU_BUILD)/src/%.cu | $(EMU_HEADERS)
+	@mkdir -p $(dir $@)
+	$(CXX) $(EMU_CXXFLAGS) -I$(EMU_BUILD)/src/common -I$(dir $<) -c $< -o $@
+
+$(EMU_BUILD)/%.c.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(EMU_CFLAGS) -I$(dir $<) $(if $(filter tests/%,$<),$(TEST_INCLUDES)) -c $< -o $@
+
+$(EMU_BUILD)/common/emu/%.cc.o: common/emu/%.cc
+	@mkdir -p $(dir $@)
+	$(CXX) -std=c++17 -O2 -g -Wall -Wextra -I$(EMU_INC) -MMD -MP -c $< -o $@
+
 # ---- one lab: ./labN, ./solutionN and its grading binary ---------------------------
 lab_ldlibs = $(LDLIBS) $(if $(filter $(1),$(NCCL_LABS)),$(NCCL_LDLIBS))
+# A driver's objects ($(1) = solutions|labs, $(2) = lab dir) and its link (for lab
+# $(1)): nvcc's, or with EMU=1 the emulator's (the stamp relinks when EMU changes).
+driver_objs = $(if $(filter 1,$(EMU)),$(call emu_lab_obj,$(1),$(2)) $(EMU_COMMON_OBJ) $(EMU_RUNTIME_OBJ),$(call lab_obj,$(1),$(2)) $(COMMON_OBJ) $(ARCH_STAMP)) $(EMU_STAMP)
+define link_driver
+	$(if $(filter 1,$(EMU)),$(CXX) -o $$@ $$(filter %.o,$$^) $(EMU_LDLIBS),$(NVCC) -arch=$(ARCH) -o $$@ $$(filter %.o,$$^) $(call lab_ldlibs,$(1)))
+	@mkdir -p $(BUILD)/bin && cp $$@ $(BUILD)/bin/
+endef
 define LAB_RULES
-lab$(1): $(call lab_obj,labs,$(2)) $(COMMON_OBJ) $(ARCH_STAMP)
-	$(NVCC) -arch=$(ARCH) -o $$@ $$(filter %.o,$$^) $(call lab_ldlibs,$(1))
-	@mkdir -p $(BUILD)/bin && cp $$@ $(BUILD)/bin/
+lab$(1): $(call driver_objs,labs,$(2))
+	$(call link_driver,$(1))
 ifeq ($(SOURCE_TREE),solutions)
-solution$(1): $(call lab_obj,solutions,$(2)) $(COMMON_OBJ) $(ARCH_STAMP)
-	$(NVCC) -arch=$(ARCH) -o $$@ $$(filter %.o,$$^) $(call lab_ldlibs,$(1))
-	@mkdir -p $(BUILD)/bin && cp $$@ $(BUILD)/bin/
+solution$(1): $(call driver_objs,solutions,$(2))
+	$(call link_driver,$(1))
 endif
 $(BUILD)/tests/grade_lab$(1): $(BUILD)/tests/grade/test_lab$(1).c.o $(call lab_lib_obj,labs,$(2)) $(COMMON_OBJ)
 	$(NVCC) -arch=$(ARCH) -o $$@ $$^ -lcriterion $(call lab_ldlibs,$(1))

@@ -46,6 +46,15 @@ int kit_device_open(int id, kit_device *dev, char *why, size_t why_len)
     return 0;
 }
 
+int kit_emulated(void)
+{
+#ifdef KIT_EMU
+    return 1;
+#else
+    return 0;
+#endif
+}
+
 void kit_device_open_or_exit(const kit_options *opt, kit_device *dev)
 {
     char why[512];

@@ -171,6 +171,13 @@ typedef struct {
     double peak_gbs;  /* from memory clock and bus width; 0 if unknown */
 } kit_device;
 
+/* 1 in a build for the kit's CPU emulator (EMU=1, common/emu/README.md): kernels
+ * run on the CPU, so results are checked but nothing is timed. */
+int kit_emulated(void);
+/* Under the emulator, the largest default --n (and --sweep size): what it runs in
+ * seconds. */
+#define KIT_EMU_MAX_DEFAULT_N ((size_t)1 << 16)
+
 /* Select the device. Returns 0, or an error with a reason ("no CUDA-capable GPU
  * found: ...") written to why. */
 int kit_device_open(int id, kit_device *dev, char *why, size_t why_len);

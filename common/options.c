@@ -50,6 +50,10 @@ void kit_print_usage(const kit_lab *lab, FILE *to)
                 "  --device D       CUDA device to use (default 0)\n"
                 "  --help           show this text\n",
             lab->n_unit, lab->default_n);
+    if (kit_emulated())
+        fprintf(to, "                   (this build runs on the CPU emulator: --n defaults to at most %zu and\n"
+                    "                   --sweep stops there; results are checked, nothing is timed)\n",
+                KIT_EMU_MAX_DEFAULT_N);
     if (lab->dists) {
         fprintf(to, "  --dist D         input distribution (default %s): ", lab->dists[0]);
         for (int i = 0; lab->dists[i]; i++)
@@ -136,7 +140,7 @@ int kit_parse_options(const kit_lab *lab, int argc, char **argv, kit_options *op
                       size_t err_len)
 {
     memset(opt, 0, sizeof *opt);
-    opt->n = lab->default_n;
+    opt->n = kit_emulated() && lab->default_n > KIT_EMU_MAX_DEFAULT_N ? KIT_EMU_MAX_DEFAULT_N : lab->default_n;
     opt->reps = 20;
     opt->warmup = 3;
     opt->budget_s = 10;
@@ -263,7 +267,7 @@ int kit_sizes(const kit_options *opt, const kit_lab *lab, size_t *sizes)
     }
     int count = 0;
     for (int k = 10; k <= 28; k++)
-        if (((size_t)1 << k) <= lab->max_n)
+        if (((size_t)1 << k) <= lab->max_n && (!kit_emulated() || ((size_t)1 << k) <= KIT_EMU_MAX_DEFAULT_N))
             sizes[count++] = (size_t)1 << k;
     return count;
 }

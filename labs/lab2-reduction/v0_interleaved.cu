@@ -42,6 +42,6 @@ extern "C" int lab2_interleaved(const lab2_io *io, cudaStream_t stream)
     if (io->type != LAB2_I64)
         return KIT_CHECK(cudaErrorNotSupported);
     /* First pass reads int32, later passes read the int64 block totals. */
-    return lab2_multipass(io, (const void *)reduce_interleaved<lab2_sum_i64, int>,
-                          (const void *)reduce_interleaved<lab2_sum_i64, long long>, NT, NV, 0, stream);
+    return lab2_multipass(io, reduce_interleaved<lab2_sum_i64, int>,
+                          reduce_interleaved<lab2_sum_i64, long long>, NT, NV, 0, stream);
 }

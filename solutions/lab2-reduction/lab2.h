@@ -109,14 +109,7 @@ size_t lab2_cub_temp_bytes(lab2_type type, size_t n);
 /* Shared host helpers of the variants (lab2_finish.cu). */
 /* Store the identity of io->type in io->out (the result of an empty input). */
 int lab2_write_identity(const lab2_io *io, cudaStream_t stream);
-/* The recursive multi-launch scheme: launch `first` over the n inputs with
- * lab2_pass_blocks(n, items_per_block, max_blocks) blocks of `threads`, then
- * `rest` over the block partials, again and again (ping-pong between the two
- * workspace buffers) until a pass has one block; that block writes io->out.
- * Both kernels have the signature (const In *in, size_t count, Acc *out): out[b]
- * is block b's result. `first` reads the input type, `rest` the result type. */
-int lab2_multipass(const lab2_io *io, const void *first, const void *rest, unsigned threads,
-                   size_t items_per_block, size_t max_blocks, cudaStream_t stream);
+/* lab2_multipass, the recursive multi-launch scheme, is a template: lab2_ops.cuh. */
 /* Resident blocks per SM of `kernel` at `threads` threads (no dynamic shared
  * memory) times the SM count of the current device; 0 on error. */
 size_t lab2_occupancy_grid(const void *kernel, int threads);

@@ -135,4 +135,45 @@ __device__ __forceinline__ typename Op::acc lab2_thread_reduce_tiles(const In *_
     // END SOLUTION
 }
 
+/* The recursive scheme of the lecture: a block can only combine what its own
+ * threads hold, and blocks cannot wait for each other inside a kernel, so a launch
+ * turns n values into one partial per block, and the next launch reduces those
+ * partials, until one block is left. Each pass is a kernel boundary: the partials
+ * written by one launch are visible to the next. `first` runs over the n inputs
+ * with lab2_pass_blocks(n, items_per_block, max_blocks) blocks of `threads`, then
+ * `rest` over the block partials (ping-pong between the two workspace buffers)
+ * until a pass has one block; that block writes io->out. out[b] is block b's
+ * result. Refuses (cudaErrorInvalidValue) a first pass of more blocks than the
+ * workspace holds. */
+template <class In, class Acc>
+static int lab2_multipass(const lab2_io *io, void (*first)(const In *, size_t, Acc *),
+                          void (*rest)(const Acc *, size_t, Acc *), unsigned threads, size_t items_per_block,
+                          size_t max_blocks, cudaStream_t stream)
+{
+    if (io->n == 0)
+        return lab2_write_identity(io, stream);
+    if (items_per_block < 2)
+        return KIT_CHECK(cudaErrorInvalidValue); /* the passes would never shrink */
+    size_t count = io->n;
+    size_t blocks = lab2_pass_blocks(count, items_per_block, max_blocks);
+    if (blocks > io->ws.capacity || blocks > 0x7fffffffu)
+        return KIT_CHECK(cudaErrorInvalidValue); /* the workspace is for a smaller problem */
+    Acc *dst = blocks == 1 ? (Acc *)io->out : (Acc *)io->ws.partials[0];
+    first<<<(unsigned)blocks, threads, 0, stream>>>((const In *)io->in, count, dst);
+    if (int err = KIT_LAUNCH_CHECK())
+        return err;
+    int next = 1;
+    while (blocks > 1) {
+        const Acc *src = dst;
+        count = blocks;
+        blocks = lab2_pass_blocks(count, items_per_block, max_blocks);
+        dst = blocks == 1 ? (Acc *)io->out : (Acc *)io->ws.partials[next]; /* never the buffer being read */
+        next ^= 1;
+        rest<<<(unsigned)blocks, threads, 0, stream>>>(src, count, dst);
+        if (int err = KIT_LAUNCH_CHECK())
+            return err;
+    }
+    return 0;
+}
+
 #endif

@@ -44,8 +44,8 @@ extern "C" int lab2_first_add(const lab2_io *io, cudaStream_t stream)
     if (io->type != LAB2_I64)
         return KIT_CHECK(cudaErrorNotSupported);
     // BEGIN SOLUTION (Step 2.3): lab2_multipass with NT threads and NV values per block
-    return lab2_multipass(io, (const void *)reduce_first_add<lab2_sum_i64, int>,
-                          (const void *)reduce_first_add<lab2_sum_i64, long long>, NT, NV, 0, stream);
+    return lab2_multipass(io, reduce_first_add<lab2_sum_i64, int>,
+                          reduce_first_add<lab2_sum_i64, long long>, NT, NV, 0, stream);
     // STUB: return KIT_TODO;
     // END SOLUTION
 }
