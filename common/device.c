@@ -99,6 +99,9 @@ void *kit_device_alloc(size_t bytes, const char *what)
     if (err != cudaSuccess)
         kit_die(KIT_EXIT_USAGE, "cannot allocate %.2f GiB of device memory for %s (%s)",
                 bytes / 1073741824.0, what, cudaGetErrorString(err));
+#ifdef KIT_EMU
+    kitEmuNameAllocation(p, what); /* the emulator's messages name the buffer */
+#endif
     return p;
 }
 

@@ -56,6 +56,39 @@ static inline const char *kit_test_root(void)
             cr_skip_test("GPU suite skipped: %s", why_);                    \
     } while (0)
 
+/* Under the CPU emulator (a build without a GPU, common/emu/README.md) the suites
+ * run every case up to KIT_EMU_TEST_MAX_N elements (the environment may change it):
+ * the sizes a CPU emulates in seconds, every boundary case among them. A larger
+ * case is skipped with the reason, counted as not run. */
+#define KIT_TEST_EMU_MAX_N_DEFAULT ((size_t)300000)
+static inline size_t kit_test_emu_max_n(void)
+{
+    const char *v = getenv("KIT_EMU_TEST_MAX_N");
+    return v && *v ? (size_t)strtoull(v, NULL, 0) : KIT_TEST_EMU_MAX_N_DEFAULT;
+}
+#define KIT_TEST_EMULATED_UP_TO(n, what)                                                                  \
+    do {                                                                                                  \
+        if (kit_emulated() && (size_t)(n) > kit_test_emu_max_n())                                         \
+            cr_skip_test("not run under the CPU emulator: %s has %zu elements, past the %zu it runs "     \
+                         "(KIT_EMU_TEST_MAX_N; the GPU runs it)",                                         \
+                         (what), (size_t)(n), kit_test_emu_max_n());                                      \
+    } while (0)
+
+/* For a test that loops over sizes: KIT_TEST_EMU_SIZES_BEGIN, then `if
+ * (KIT_TEST_EMU_TOO_BIG(n)) continue;` in the loop, then KIT_TEST_EMU_SIZES_END(what):
+ * the sizes the emulator ran were checked, and the test says which one it did not
+ * run (a skip: not a pass). */
+#define KIT_TEST_EMU_SIZES_BEGIN size_t kit_emu_skipped_ = 0
+#define KIT_TEST_EMU_TOO_BIG(n) \
+    (kit_emulated() && (size_t)(n) > kit_test_emu_max_n() && (kit_emu_skipped_ = (size_t)(n), 1))
+#define KIT_TEST_EMU_SIZES_END(what)                                                                      \
+    do {                                                                                                  \
+        if (kit_emu_skipped_)                                                                             \
+            cr_skip_test("partly not run under the CPU emulator: %s at n = %zu, past the %zu elements it " \
+                         "runs (KIT_EMU_TEST_MAX_N; the smaller sizes passed)",                           \
+                         (what), kit_emu_skipped_, kit_test_emu_max_n());                                 \
+    } while (0)
+
 /* Skip the calling test, with the reason, unless `bytes` of device memory (plus
  * headroom for the context and library scratch) are free: the tests past 2^31
  * elements run where the GPU is large enough and say so where it is not. A skip is
@@ -70,6 +103,9 @@ static inline const char *kit_test_root(void)
         size_t free_ = 0, total_ = 0;                                                       \
         size_t need_ = (size_t)(bytes) + ((size_t)1 << 30);                                 \
         const char *big_ = getenv("KIT_TEST_BIG");                                          \
+        if (kit_emulated() && (size_t)(bytes) >= KIT_TEST_BIG_BYTES)                        \
+            cr_skip_test("not run under the CPU emulator: %s needs %.1f GiB (the GPU runs it)", \
+                         (what), (size_t)(bytes) / 1073741824.0);                           \
         if (big_ && strcmp(big_, "0") == 0 && (size_t)(bytes) >= KIT_TEST_BIG_BYTES)        \
             cr_skip_test("%s needs %.1f GiB: left for the pass of big tests (KIT_TEST_BIG=0)", \
                          (what), need_ / 1073741824.0);                                     \

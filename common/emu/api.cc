@@ -191,8 +191,6 @@ using namespace kit_emu;
 
 extern "C" {
 
-int kitEmuIsEmulated(void) { return 1; }
-
 const char *cudaGetErrorName(cudaError_t e)
 {
     switch (e) {
@@ -485,7 +483,7 @@ cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, 
         return set_last(cudaErrorInvalidDeviceFunction);
     kernel_attr &k = attributes_of(func);
     if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
-        if (value < 0 || (size_t)value + k.static_shared > SHARED_OPTIN)
+        if (value < 0 || (size_t)value > SHARED_OPTIN)
             return set_last(cudaErrorInvalidValue);
         k.max_dynamic_shared = (size_t)value;
         return cudaSuccess;

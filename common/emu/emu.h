@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <string>
@@ -54,6 +55,12 @@ struct allocation {
     const void *caller;
 };
 void memory_init();
+/* Every address the checks care about (device memory, shared memory) lies in
+ * [watched_lo, watched_lo + watched_span): one comparison lets the others pass. */
+extern uintptr_t watched_lo;
+extern size_t watched_span;
+static const size_t SHARED_WINDOWS = (size_t)256 << 20; /* 256 blocks' shared memory of 1 MiB */
+void shared_windows_at(char *lo); /* kernel.cc: their place, in memory_init's reservation */
 bool in_heap(uintptr_t a);
 int owner_of(uintptr_t a);
 allocation *allocation_near(uintptr_t a); /* the allocation at or just before a */
@@ -79,7 +86,9 @@ bool peer_enabled(int from, int to);
 int blocks_per_sm(int threads, size_t shared_bytes);
 struct kernel_attr {
     size_t max_dynamic_shared = 48 * 1024;
-    size_t static_shared = 0; /* measured when a block of it ran */
+    /* Measured when a block of it ran (0 before): so the emulator cannot hold static +
+     * dynamic shared memory to the limit, and does not (common/emu/README.md). */
+    size_t static_shared = 0;
 };
 kernel_attr &attributes_of(const void *kernel);
 enum : size_t { SHARED_DEFAULT = 48 * 1024, SHARED_OPTIN = 227 * 1024, SHARED_PER_SM = 228 * 1024 };
@@ -131,6 +140,19 @@ void sync_point(const char *file, int line); /* atomics, fences: maybe switch bl
 /* Stop the running kernel with err after printing why (never returns to the fiber). */
 [[noreturn]] void kernel_failure(cudaError_t err, const std::string &why);
 void signals_init();
+
+/* Progress: a write by a thread that is not polling. The scheduler tells a
+ * deadlock of polling threads from a slow wait by it. */
+extern uint64_t spins_since_progress;
+extern std::atomic<uint64_t> progress;
+inline void made_progress()
+{
+    spins_since_progress = 0;
+    progress.store(progress.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+}
+/* The heap's shadow and page owners, for the hooks' fast path (memory.cc). */
+extern uint8_t *heap_shadow, *heap_owners;
+static const size_t HEAP_SPAN = (size_t)64 << 30, HEAP_PAGE = 4096;
 
 /* Shared memory and the race detector (kernel.cc). */
 bool in_shared(uintptr_t a);

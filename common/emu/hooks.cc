@@ -10,9 +10,24 @@
 #include <string.h>
 
 namespace kit_emu {
+/* The common case inline: an access of a running thread to its own GPU's memory,
+ * within one addressable 8-byte granule; everything else goes to access(). */
 static inline void checked(const volatile void *a, size_t n, unsigned flags, const void *pc)
 {
-    access((uintptr_t)a, n, flags, pc);
+    const uintptr_t x = (uintptr_t)a, off = x - watched_lo;
+    if (off >= watched_span) {
+        if (x < 65536) /* the rest is the host's */
+            access(x, n, flags, pc);
+        return;
+    }
+    const thread_info *t = current;
+    if (t && off < HEAP_SPAN && (x & 7) + n <= heap_shadow[off / 8] && heap_owners[off / HEAP_PAGE] == t->owner &&
+        !(flags & ACC_ATOMIC)) {
+        if ((flags & ACC_WRITE) && !t->spinning)
+            made_progress();
+        return;
+    }
+    access(x, n, flags, pc);
 }
 
 static inline bool global(const volatile void *a) { return !in_shared((uintptr_t)a); }

@@ -23,7 +23,7 @@
 #include <algorithm>
 #include <atomic>
 #include <deque>
-#include <set>
+#include <map>
 
 namespace kit_emu {
 
@@ -97,7 +97,6 @@ struct fiber {
     uintptr_t poll_addr[4] = { 0, 0, 0, 0 };
     uint64_t poll_val[4] = { 0, 0, 0, 0 };
     unsigned poll_next = 0;
-    bool spinning = false;
     const void *poll_pc = nullptr;
     const char *poll_file = nullptr;
     int poll_line = 0;
@@ -141,6 +140,9 @@ struct block {
     /* warps */
     unsigned warp_exited[MAX_THREADS / WARP] = {};
     unsigned warp_arrived[MAX_THREADS / WARP] = {};
+    /* The call most lanes of a warp wait in (its mask and kind), to match arrivals fast. */
+    unsigned group_mask[MAX_THREADS / WARP] = {};
+    collective group_kind[MAX_THREADS / WARP] = {};
     /* shared memory: [0, dyn_bytes) dynamic, then red zone, then the static variables */
     int slot = -1;
     char *base = nullptr;
@@ -154,7 +156,6 @@ struct block {
 
 struct launch {
     launch_request *req = nullptr;
-    std::string name;
     size_t nblocks = 0, next = 0;
     std::atomic<size_t> done{ 0 };
     unsigned threads = 0, window = 1;
@@ -168,15 +169,25 @@ static launch *active = nullptr;
 static void *sched_sp = nullptr;
 static uint32_t serial_counter = 0;
 static std::vector<fiber *> fiber_pool;
-static uint64_t spins_since_progress = 0;
-static std::atomic<uint64_t> heartbeat{ 0 }, progress{ 0 };
+/* Stacks go to the threads that start running, last freed first: a thread that
+ * never waits runs on the stack (still in cache) of the one before it. */
+static std::vector<char *> free_stacks;
+static fiber *exited = nullptr; /* its stack is freed once the scheduler is off it */
+uint64_t spins_since_progress = 0;
+std::atomic<uint64_t> progress{ 0 };
+static std::atomic<uint64_t> heartbeat{ 0 };
 
 /* ---- shared memory windows ------------------------------------------------------------------ */
 static const size_t SLOT_BYTES = (size_t)1 << 20, MAX_SLOTS = 256, RED_ZONE = 64;
+/* The last write and a read of a 4-byte word of shared memory in this block
+ * (serial): the thread, its clock then, the bytes of the word, the place (a code
+ * offset, or with TID_SITE the index of a file:line). */
 struct race_cell {
     uint32_t serial, w_clock, r_clock;
     uint16_t w_tid, r_tid;
-    const void *w_pc, *r_pc;
+    uint8_t w_bytes, r_bytes;
+    uint16_t pad;
+    uint32_t w_at, r_at;
 };
 enum : uint16_t { TID_NONE = 0x7ff, TID_MASK = 0x7ff, TID_ATOMIC = 0x800, TID_SITE = 0x1000 };
 static char *shared_lo;
@@ -184,19 +195,20 @@ static uint8_t *shared_shadow; /* per 8 bytes, as the heap's */
 static race_cell *cells;
 static block *slot_owner[MAX_SLOTS];
 
-static void shared_init()
+void shared_windows_at(char *lo)
 {
-    if (shared_lo)
-        return;
     auto map = [](size_t bytes) {
         void *p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (p == MAP_FAILED)
             fatal("cannot reserve address space for emulated shared memory");
         return p;
     };
-    shared_lo = (char *)map(SLOT_BYTES * MAX_SLOTS);
+    static_assert(SLOT_BYTES * MAX_SLOTS == SHARED_WINDOWS, "the windows fill memory_init's reservation");
+    if (mprotect(lo, SHARED_WINDOWS, PROT_READ | PROT_WRITE) != 0)
+        fatal("cannot map emulated shared memory");
+    shared_lo = lo;
     shared_shadow = (uint8_t *)map(SLOT_BYTES * MAX_SLOTS / 8);
-    cells = (race_cell *)map(SLOT_BYTES * MAX_SLOTS * sizeof(race_cell));
+    cells = (race_cell *)map(SLOT_BYTES * MAX_SLOTS / 4 * sizeof(race_cell));
 }
 
 bool in_shared(uintptr_t a) { return a - (uintptr_t)shared_lo < SLOT_BYTES * MAX_SLOTS; }
@@ -239,21 +251,31 @@ std::string thread_name(const fiber *f)
                   coords(f->info.block_idx, f->info.grid_dim).c_str());
 }
 
-static const char *site_string(const char *file, int line)
+/* Places in a race cell: code by its offset in the program, a file:line by number. */
+extern "C" char __executable_start;
+static std::vector<std::string> site_names;
+
+static uint32_t site_of(const char *file, int line)
 {
-    static std::set<std::string> sites;
-    return sites.insert(format("%s:%d", file, line)).first->c_str();
+    static std::map<std::pair<const char *, int>, uint32_t> known;
+    auto it = known.find({ file, line });
+    if (it != known.end())
+        return it->second;
+    site_names.push_back(format("%s:%d", file, line));
+    return known[{ file, line }] = (uint32_t)site_names.size() - 1;
 }
 
-static std::string place(const void *pc, uint16_t tid_flags)
+static uint32_t code_offset(const void *pc) { return (uint32_t)((uintptr_t)pc - (uintptr_t)&__executable_start); }
+
+static std::string place(uint32_t at, uint16_t tid_flags)
 {
-    return tid_flags & TID_SITE ? std::string((const char *)pc) : where_is(pc);
+    return tid_flags & TID_SITE ? site_names[at] : where_is(&__executable_start + at);
 }
 
 static std::string launch_name()
 {
     const launch_request &r = *active->req;
-    return format("%s<<<%s, %s>>> (launched at %s:%d)", active->name.c_str(),
+    return format("%s<<<%s, %s>>> (launched at %s:%d)", function_name(r.kernel).c_str(),
                   coords(uint3{ r.cfg.grid.x, r.cfg.grid.y, r.cfg.grid.z }, r.cfg.grid).c_str(),
                   coords(uint3{ r.cfg.block.x, r.cfg.block.y, r.cfg.block.z }, r.cfg.block).c_str(), r.cfg.file,
                   r.cfg.line);
@@ -328,10 +350,34 @@ static fiber *rq_pop(block *b)
     return f;
 }
 
-static void enter(fiber *f)
+static void fiber_main(void *arg);
+
+/* Make f the running thread; its stack pointer (a fiber gets its first frame only
+ * now, on a stack line about to be used anyway). */
+static char *take_stack()
+{
+    if (!free_stacks.empty()) {
+        char *s = free_stacks.back();
+        free_stacks.pop_back();
+        return s;
+    }
+    size_t page = 4096, bytes = config().stack_bytes + page;
+    void *p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED)
+        fatal("cannot allocate the stack of an emulated thread (%zu KiB)", config().stack_bytes >> 10);
+    mprotect(p, page, PROT_NONE); /* the guard: a stack overflow faults here */
+    return (char *)p;
+}
+
+static void *enter(fiber *f)
 {
     running = f;
     current = &f->info;
+    if (!f->sp) {
+        f->stack = take_stack();
+        f->sp = kit_emu_fiber_prepare(f->stack + config().stack_bytes + 4096, fiber_main, f);
+    }
+    return f->sp;
 }
 
 /* The running fiber f has blocked, queued itself or finished: run the next thread of
@@ -341,8 +387,7 @@ static void leave(fiber *f, bool to_scheduler)
     heartbeat.store(heartbeat.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
     fiber *n = to_scheduler ? nullptr : rq_pop(f->blk);
     if (n) {
-        enter(n);
-        kit_emu_switch(&f->sp, n->sp);
+        kit_emu_switch(&f->sp, enter(n));
     } else {
         running = nullptr;
         current = nullptr;
@@ -360,16 +405,10 @@ static void block_on(fiber *f, wait_kind wk, const char *file, int line)
     f->wk = W_NONE;
 }
 
-static void made_progress()
-{
-    spins_since_progress = 0;
-    progress.store(progress.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-}
-
 static void wake(fiber *f)
 {
     f->wk = W_NONE;
-    f->spinning = false;
+    f->info.spinning = false;
     rq_push(f->blk, f);
 }
 
@@ -377,7 +416,7 @@ static void wake(fiber *f)
 static void spin_yield(fiber *f)
 {
     spins_since_progress++;
-    f->spinning = true;
+    f->info.spinning = true;
     f->wk = W_SPIN;
     rq_push(f->blk, f);
     leave(f, true);
@@ -394,7 +433,7 @@ void polled(uintptr_t a, uint64_t value)
             spin_yield(f);
             return;
         }
-    f->spinning = false;
+    f->info.spinning = false;
     f->poll_addr[f->poll_next] = a;
     f->poll_val[f->poll_next] = value;
     f->poll_next = (f->poll_next + 1) % 4;
@@ -422,7 +461,7 @@ void sync_point(const char *file, int line)
 }
 
 /* ---- the race detector -------------------------------------------------------------------------- */
-static bool knows(const fiber *u, unsigned t, uint32_t c)
+static inline bool knows(const fiber *u, unsigned t, uint32_t c)
 {
     const block *b = u->blk;
     if (t == u->tid || c <= b->floor[t])
@@ -481,15 +520,15 @@ static std::string describe_shared(block *b, size_t off, size_t n)
 
 static fiber *thread_of(block *b, uint16_t tid) { return b->threads[tid & TID_MASK]; }
 
-[[noreturn]] static void race(fiber *u, block *b, size_t off, size_t n, bool u_writes, const void *u_pc,
-                              uint16_t u_flags, uint16_t other, bool other_writes, const void *other_pc)
+[[noreturn]] static void race(fiber *u, block *b, size_t off, size_t n, bool u_writes, uint32_t u_at,
+                              uint16_t u_flags, uint16_t other, bool other_writes, uint32_t other_at)
 {
     kernel_failure(cudaErrorLaunchFailure,
                    format("shared-memory race on %s:\n  %s %s it at %s\n  %s %s it at %s\n  and no barrier "
                           "(__syncthreads, __syncwarp, cuda::barrier) orders the two",
                           describe_shared(b, off, n).c_str(), thread_name(u).c_str(), u_writes ? "writes" : "reads",
-                          place(u_pc, u_flags).c_str(), thread_name(thread_of(b, other)).c_str(),
-                          other_writes ? "wrote" : "read", place(other_pc, other).c_str()));
+                          place(u_at, u_flags).c_str(), thread_name(thread_of(b, other)).c_str(),
+                          other_writes ? "wrote" : "read", place(other_at, other).c_str()));
 }
 
 void shared_access(uintptr_t a, size_t n, unsigned flags, const void *pc, const char *file, int line)
@@ -506,42 +545,51 @@ void shared_access(uintptr_t a, size_t n, unsigned flags, const void *pc, const 
                               "block?) at %s",
                               thread_name(u).c_str(), flags & ACC_WRITE ? "writes" : "reads",
                               file ? format("%s:%d", file, line).c_str() : where_is(pc).c_str()));
-    uint16_t site = 0;
-    if (file) {
-        pc = site_string(file, line);
-        site = TID_SITE;
-    }
+    uint16_t site = file ? TID_SITE : 0;
+    const uint32_t at = file ? site_of(file, line) : code_offset(pc);
     if (!shared_addressable(a, n))
         kernel_failure(cudaErrorIllegalAddress,
                        format("out-of-bounds shared-memory access: %s %s %zu bytes at %s\n  at %s", thread_name(u).c_str(),
                               flags & ACC_WRITE ? "writes" : "reads", n, describe_shared(b, off, n).c_str(),
-                              place(pc, site).c_str()));
+                              place(at, site).c_str()));
     const bool write = flags & ACC_WRITE, atomic = flags & ACC_ATOMIC;
     const uint16_t me = (uint16_t)(u->tid | (atomic ? TID_ATOMIC : 0) | site);
-    race_cell *c = cells + (a - (uintptr_t)shared_lo);
-    for (size_t i = 0; i < n; i++, c++) {
+    const uintptr_t word0 = (a - (uintptr_t)shared_lo) / 4, words = (a + n + 3) / 4 - a / 4;
+    race_cell *first = cells + word0, before = *first;
+    for (uintptr_t i = 0; i < words; i++) {
+        race_cell *c = first + i;
+        uintptr_t lo = std::max(a, (word0 + i) * 4 + (uintptr_t)shared_lo), hi = std::min(a + n, lo / 4 * 4 + 4);
+        const uint8_t bytes = (uint8_t)(((1u << (hi - lo)) - 1) << (lo % 4));
+        if (i > 0 && bytes == 0xf && memcmp(c, &before, sizeof before) == 0) { /* words accessed together share a history */
+            *c = *first;
+            continue;
+        }
         if (c->serial != b->serial) {
             c->serial = b->serial;
             c->w_tid = c->r_tid = TID_NONE;
         }
-        if (c->w_tid != TID_NONE && (c->w_tid & TID_MASK) != u->tid && !(atomic && (c->w_tid & TID_ATOMIC)) &&
-            !knows(u, c->w_tid & TID_MASK, c->w_clock))
-            race(u, b, off + i, n, write, pc, site, c->w_tid, true, c->w_pc);
+        if (c->w_tid != TID_NONE && (c->w_bytes & bytes) && (c->w_tid & TID_MASK) != u->tid &&
+            !(atomic && (c->w_tid & TID_ATOMIC)) && !knows(u, c->w_tid & TID_MASK, c->w_clock))
+            race(u, b, off + (lo - a), n, write, at, site, c->w_tid, true, c->w_at);
         if (write) {
-            if (c->r_tid != TID_NONE && (c->r_tid & TID_MASK) != u->tid && !(atomic && (c->r_tid & TID_ATOMIC)) &&
-                !knows(u, c->r_tid & TID_MASK, c->r_clock))
-                race(u, b, off + i, n, true, pc, site, c->r_tid, false, c->r_pc);
+            if (c->r_tid != TID_NONE && (c->r_bytes & bytes) && (c->r_tid & TID_MASK) != u->tid &&
+                !(atomic && (c->r_tid & TID_ATOMIC)) && !knows(u, c->r_tid & TID_MASK, c->r_clock))
+                race(u, b, off + (lo - a), n, true, at, site, c->r_tid, false, c->r_at);
+            bool mine = c->w_tid == me && c->w_clock == u->clock;
+            c->w_bytes = mine ? (uint8_t)(c->w_bytes | bytes) : bytes;
             c->w_tid = me;
             c->w_clock = u->clock;
-            c->w_pc = pc;
+            c->w_at = at;
         } else if (c->r_tid == TID_NONE || (c->r_tid & TID_MASK) == u->tid ||
                    knows(u, c->r_tid & TID_MASK, c->r_clock)) {
+            bool mine = c->r_tid == me && c->r_clock == u->clock;
+            c->r_bytes = mine ? (uint8_t)(c->r_bytes | bytes) : bytes;
             c->r_tid = me;
             c->r_clock = u->clock;
-            c->r_pc = pc;
+            c->r_at = at;
         }
     }
-    if (write && !u->spinning)
+    if (write && !u->info.spinning)
         made_progress();
 }
 
@@ -552,40 +600,38 @@ void access(uintptr_t a, size_t n, unsigned flags, const void *pc, const char *f
         shared_access(a, n, flags, pc, file, line);
         return;
     }
+    auto at = [&] { return file ? format("%s:%d", file, line) : where_is(pc); };
+    const char *verb = flags & ACC_WRITE ? "writes" : "reads";
     if (in_heap(a)) {
         uintptr_t bad = 0;
         bool ok = heap_addressable(a, n, &bad);
-        std::string at = file ? format("%s:%d", file, line) : where_is(pc);
-        const char *verb = flags & ACC_WRITE ? "writes" : "reads";
         if (running) {
             if (!ok)
                 kernel_failure(cudaErrorIllegalAddress,
                                format("out-of-bounds or freed memory: %s %s %zu bytes at %s\n  at %s",
-                                      thread_name(running).c_str(), verb, n, describe_heap(bad, n).c_str(), at.c_str()));
+                                      thread_name(running).c_str(), verb, n, describe_heap(bad, n).c_str(), at().c_str()));
             int o = owner_of(a), dev = active->req->device;
             if (o != OWNER_HOST && o - 1 != dev && !peer_enabled(dev, o - 1))
                 kernel_failure(cudaErrorIllegalAddress,
                                format("%s (GPU %d) %s memory of GPU %d without peer access "
                                       "(cudaDeviceEnablePeerAccess(%d) on GPU %d): %s\n  at %s",
                                       thread_name(running).c_str(), dev, verb, o - 1, o - 1, dev,
-                                      describe_heap(a, n).c_str(), at.c_str()));
-            if ((flags & ACC_WRITE) && !running->spinning)
+                                      describe_heap(a, n).c_str(), at().c_str()));
+            if ((flags & ACC_WRITE) && !running->info.spinning)
                 made_progress();
         } else if (!ok) {
             kernel_failure(cudaErrorIllegalAddress, format("out-of-bounds or freed memory: %s %zu bytes at %s\n  at %s",
-                                                           verb, n, describe_heap(bad, n).c_str(), at.c_str()));
+                                                           verb, n, describe_heap(bad, n).c_str(), at().c_str()));
         } else if (!in_device_work && owner_of(a) != OWNER_HOST) {
             fatal("host code %s device memory (%s) at %s: a GPU's memory is not the host's; copy it with "
                   "cudaMemcpy first",
-                  verb, describe_heap(a, n).c_str(), at.c_str());
+                  verb, describe_heap(a, n).c_str(), at().c_str());
         }
         return;
     }
     if (a < 65536 && running)
-        kernel_failure(cudaErrorIllegalAddress,
-                       format("%s %s %zu bytes at address %p: a null pointer?\n  at %s", thread_name(running).c_str(),
-                              flags & ACC_WRITE ? "writes" : "reads", n, (void *)a,
-                              file ? format("%s:%d", file, line).c_str() : where_is(pc).c_str()));
+        kernel_failure(cudaErrorIllegalAddress, format("%s %s %zu bytes at address %p: a null pointer?\n  at %s",
+                                                       thread_name(running).c_str(), verb, n, (void *)a, at().c_str()));
 }
 
 /* ---- shared variables --------------------------------------------------------------------------- */
@@ -607,11 +653,6 @@ void *shared_alloc(const void *site, size_t bytes, size_t align, size_t elem, co
     b->static_bytes += bytes;
     b->decls.push_back({ site, off, bytes, elem ? elem : bytes, name });
     shared_mark(b, off, bytes, true);
-    if (b->static_bytes + b->dyn_bytes > SHARED_OPTIN)
-        kernel_failure(cudaErrorInvalidValue,
-                       format("the block uses %zu bytes of static and %zu of dynamic shared memory: more than "
-                              "the %zu a block may have (budget with cudaFuncGetAttributes' sharedSizeBytes)",
-                              b->static_bytes, b->dyn_bytes, (size_t)SHARED_OPTIN));
     return b->base + off;
 }
 
@@ -696,14 +737,58 @@ static const char *collective_name(collective k)
 static uint64_t truncate_bits(uint64_t v, int bytes) { return bytes >= 8 ? v : v & ((1ull << (8 * bytes)) - 1); }
 
 /* Every lane of the group (mask) has arrived: each lane's result. */
+/* The result every lane of a group gets from a vote or a reduction. */
+static uint64_t group_result(collective k, fiber *const *lanes, unsigned mask)
+{
+    uint64_t votes = 0, acc = 0;
+    bool have = false;
+    for (int j = 0; j < WARP; j++) {
+        if (!lanes[j])
+            continue;
+        uint32_t v = (uint32_t)lanes[j]->cval;
+        votes |= (uint64_t)(v != 0) << j;
+        if (!have) {
+            acc = v;
+            have = true;
+            continue;
+        }
+        switch (k) {
+        case COLL_REDUCE_ADD: acc = (uint32_t)(acc + v); break;
+        case COLL_REDUCE_MIN: acc = (uint32_t)std::min((int32_t)acc, (int32_t)v); break;
+        case COLL_REDUCE_MAX: acc = (uint32_t)std::max((int32_t)acc, (int32_t)v); break;
+        case COLL_REDUCE_UMIN: acc = std::min((uint32_t)acc, v); break;
+        case COLL_REDUCE_UMAX: acc = std::max((uint32_t)acc, v); break;
+        case COLL_REDUCE_AND: acc &= v; break;
+        case COLL_REDUCE_OR: acc |= v; break;
+        default: acc ^= v; break;
+        }
+    }
+    return k == COLL_BALLOT ? votes : k == COLL_ANY ? votes != 0 : k == COLL_ALL ? votes == mask : acc;
+}
+
+/* The lane whose value lane i of a shuffle reads. */
+static int shuffle_source(const fiber *l, int i)
+{
+    int width = l->cwidth, base = i & ~(width - 1);
+    switch (l->ck) {
+    case COLL_SHFL_IDX: return base + (l->carg & (width - 1));
+    case COLL_SHFL_UP: return (i - base) >= l->carg ? i - l->carg : i;
+    case COLL_SHFL_DOWN: return (i - base) + l->carg < width ? i + l->carg : i;
+    default: {
+        int src = i ^ l->carg;
+        return src < base || src >= base + width ? i : src;
+    }
+    }
+}
+
+/* Every lane of the group (mask) has arrived: each lane's result. */
 static void complete_collective(block *b, unsigned w, unsigned mask)
 {
     fiber *lanes[WARP] = {};
     for (int i = 0; i < WARP; i++)
         if (mask >> i & 1)
             lanes[i] = b->threads[w * WARP + i];
-    fiber *first = lanes[__builtin_ctz(mask)];
-    collective k = first->ck;
+    const collective k = lanes[__builtin_ctz(mask)]->ck;
     if (k == COLL_SYNCWARP) { /* the lanes know what each other knew */
         vclock joined;
         for (int i = 0; i < WARP; i++)
@@ -718,82 +803,27 @@ static void complete_collective(block *b, unsigned w, unsigned mask)
                 lanes[i]->clock++;
             }
     }
+    const bool shuffle = k >= COLL_SHFL_IDX && k <= COLL_SHFL_XOR, match = k == COLL_MATCH_ANY || k == COLL_MATCH_ALL;
+    const uint64_t common = shuffle || match || k == COLL_SYNCWARP ? 0 : group_result(k, lanes, mask);
     for (int i = 0; i < WARP; i++) {
         fiber *l = lanes[i];
         if (!l)
             continue;
-        uint64_t r = 0;
-        int width = l->cwidth, base = i & ~(width - 1), src = i;
-        switch (k) {
-        case COLL_SYNCWARP:
-            break;
-        case COLL_SHFL_IDX:
-            src = base + (l->carg & (width - 1));
-            break;
-        case COLL_SHFL_UP:
-            src = (i - base) >= l->carg ? i - l->carg : i;
-            break;
-        case COLL_SHFL_DOWN:
-            src = (i - base) + l->carg < width ? i + l->carg : i;
-            break;
-        case COLL_SHFL_XOR:
-            src = i ^ l->carg;
-            if (src < base || src >= base + width)
-                src = i;
-            break;
-        case COLL_BALLOT:
-        case COLL_ANY:
-        case COLL_ALL:
-            for (int j = 0; j < WARP; j++)
-                if (lanes[j] && lanes[j]->cval)
-                    r |= 1ull << j;
-            if (k == COLL_ANY)
-                r = r != 0;
-            else if (k == COLL_ALL)
-                r = r == mask;
-            break;
-        case COLL_MATCH_ANY:
-        case COLL_MATCH_ALL: {
-            uint64_t same = 0;
-            for (int j = 0; j < WARP; j++)
-                if (lanes[j] && truncate_bits(lanes[j]->cval, l->cbytes) == truncate_bits(l->cval, l->cbytes))
-                    same |= 1ull << j;
-            r = k == COLL_MATCH_ANY ? same : same == mask ? (mask | 1ull << 32) : 0;
-            break;
-        }
-        default: {
-            uint64_t acc = 0;
-            bool have = false;
-            for (int j = 0; j < WARP; j++) {
-                if (!lanes[j])
-                    continue;
-                uint32_t v = (uint32_t)lanes[j]->cval;
-                if (!have) {
-                    acc = v;
-                    have = true;
-                    continue;
-                }
-                switch (k) {
-                case COLL_REDUCE_ADD: acc = (uint32_t)(acc + v); break;
-                case COLL_REDUCE_MIN: acc = (uint32_t)std::min((int32_t)acc, (int32_t)v); break;
-                case COLL_REDUCE_MAX: acc = (uint32_t)std::max((int32_t)acc, (int32_t)v); break;
-                case COLL_REDUCE_UMIN: acc = std::min((uint32_t)acc, v); break;
-                case COLL_REDUCE_UMAX: acc = std::max((uint32_t)acc, v); break;
-                case COLL_REDUCE_AND: acc &= v; break;
-                case COLL_REDUCE_OR: acc |= v; break;
-                default: acc ^= v; break;
-                }
-            }
-            r = acc;
-        }
-        }
-        if (k >= COLL_SHFL_IDX && k <= COLL_SHFL_XOR) {
+        uint64_t r = common;
+        if (shuffle) {
+            int src = shuffle_source(l, i);
             if (!(mask >> src & 1))
                 kernel_failure(cudaErrorLaunchFailure,
                                format("%s at %s:%d: lane %d reads lane %d, which is not in the mask 0x%08x (its "
                                       "value is undefined on a GPU)",
                                       collective_name(k), l->wfile, l->wline, i, src, mask));
             r = lanes[src]->cval;
+        } else if (match) {
+            uint64_t same = 0, mine = truncate_bits(l->cval, l->cbytes);
+            for (int j = 0; j < WARP; j++)
+                if (lanes[j] && truncate_bits(lanes[j]->cval, l->cbytes) == mine)
+                    same |= 1ull << j;
+            r = k == COLL_MATCH_ANY ? same : same == mask ? (mask | 1ull << 32) : 0;
         }
         l->cresult = r;
     }
@@ -833,17 +863,33 @@ uint64_t warp_collective(collective kind, unsigned mask, uint64_t value, int val
     f->cwidth = width;
     f->wfile = file;
     f->wline = line;
-    for (unsigned others = mask & b->warp_arrived[w] & ~bit; others; others &= others - 1) {
-        fiber *o = b->threads[w * WARP + __builtin_ctz(others)];
-        if (o->cmask != mask || o->ck != kind)
-            kernel_failure(cudaErrorLaunchFailure,
-                           format("warp %u's lanes disagree: lane %u calls %s at %s:%d with mask 0x%08x while "
-                                  "lane %u waits in %s at %s:%d with mask 0x%08x",
-                                  w, f->lane, name, file, line, mask, o->lane, collective_name(o->ck), o->wfile,
-                                  o->wline, o->cmask));
+    /* Lanes of one warp may sit in different collectives (independent thread
+     * scheduling): a lane waiting in another call whose mask leaves me out will come
+     * here once that call is done. Two lanes that each name the other but are in
+     * different calls, or with different masks, can never meet. */
+    unsigned ready = bit;
+    const unsigned waiting = b->warp_arrived[w];
+    if (waiting == 0 || (b->group_mask[w] == mask && b->group_kind[w] == kind && (waiting & ~mask) == 0)) {
+        /* The common case: every lane waiting is in this very call. */
+        b->group_mask[w] = mask;
+        b->group_kind[w] = kind;
+        ready |= waiting;
+    } else {
+        for (unsigned others = mask & waiting & ~bit; others; others &= others - 1) {
+            fiber *o = b->threads[w * WARP + __builtin_ctz(others)];
+            if (o->cmask == mask && o->ck == kind)
+                ready |= 1u << o->lane;
+            else if (o->cmask & bit)
+                kernel_failure(cudaErrorLaunchFailure,
+                               format("warp %u's lanes disagree: lane %u calls %s at %s:%d with mask 0x%08x while "
+                                      "lane %u waits in %s at %s:%d with mask 0x%08x (each names the other)",
+                                      w, f->lane, name, file, line, mask, o->lane, collective_name(o->ck), o->wfile,
+                                      o->wline, o->cmask));
+        }
+        b->group_mask[w] = 0; /* several calls wait: no fast matching until they are done */
     }
     b->warp_arrived[w] |= bit;
-    if ((b->warp_arrived[w] & mask) == mask)
+    if (ready == mask)
         complete_collective(b, w, mask);
     else
         block_on(f, W_WARP, file, line);
@@ -1054,7 +1100,7 @@ void pipeline_wait_prior(size_t keep, const char *file, int line)
 /* ---- fibers and blocks ------------------------------------------------------------------------ */
 static void fiber_exit(fiber *f);
 
-static void fiber_main(void *arg)
+void fiber_main(void *arg)
 {
     fiber *f = (fiber *)arg;
     active->req->body->run();
@@ -1063,18 +1109,10 @@ static void fiber_main(void *arg)
 
 static fiber *new_fiber()
 {
-    if (!fiber_pool.empty()) {
-        fiber *f = fiber_pool.back();
-        fiber_pool.pop_back();
-        return f;
-    }
-    fiber *f = new fiber;
-    size_t page = 4096, bytes = config().stack_bytes + page;
-    void *p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (p == MAP_FAILED)
-        fatal("cannot allocate the stack of an emulated thread (%zu KiB)", config().stack_bytes >> 10);
-    mprotect(p, page, PROT_NONE); /* the guard: a stack overflow faults here */
-    f->stack = (char *)p;
+    if (fiber_pool.empty())
+        return new fiber;
+    fiber *f = fiber_pool.back();
+    fiber_pool.pop_back();
     return f;
 }
 
@@ -1113,12 +1151,11 @@ static void start_block(launch &L, size_t linear)
         f->known.clear();
         f->known_gen = 0;
         f->wk = W_NONE;
-        f->spinning = false;
+        f->info.spinning = false;
         for (int i = 0; i < 4; i++)
             f->poll_addr[i] = 0;
-        f->pipe_open.clear();
-        f->pipe_groups.clear();
-        f->sp = kit_emu_fiber_prepare(f->stack + config().stack_bytes + 4096, fiber_main, f);
+        f->info.owner = L.req->device + 1;
+        f->sp = nullptr; /* enter() prepares it */
         b->threads[t] = f;
         rq_push(b, f);
     }
@@ -1136,6 +1173,14 @@ static void release_block(launch &L, block *b)
     slot_owner[b->slot] = nullptr;
     for (fiber *f : b->threads) {
         f->st = F_DONE;
+        if (!f->pipe_open.empty() || !f->pipe_groups.empty()) { /* an aborted launch */
+            f->pipe_open.clear();
+            f->pipe_groups.clear();
+        }
+        if (f->stack) { /* a thread stopped mid-way */
+            free_stacks.push_back(f->stack);
+            f->stack = nullptr;
+        }
         fiber_pool.push_back(f);
     }
     L.inflight.erase(std::find(L.inflight.begin(), L.inflight.end(), b));
@@ -1145,7 +1190,10 @@ static void release_block(launch &L, block *b)
 static void fiber_exit(fiber *f)
 {
     block *b = f->blk;
-    pipeline_wait_prior(0, nullptr, 0); /* copies never waited for still land */
+    if (!f->pipe_open.empty() || !f->pipe_groups.empty()) { /* copies never waited for still land */
+        pipeline_commit();
+        pipeline_wait_prior(0, nullptr, 0);
+    }
     f->st = F_DONE;
     b->live--;
     const unsigned w = f->warp, bit = 1u << f->lane;
@@ -1162,7 +1210,10 @@ static void fiber_exit(fiber *f)
     if (b->bar_arrived && b->bar_arrived == b->live)
         complete_barrier(b);
     made_progress();
-    leave(f, false);
+    exited = f;
+    running = nullptr;
+    current = nullptr;
+    kit_emu_switch(&f->sp, sched_sp);
     __builtin_unreachable();
 }
 
@@ -1212,7 +1263,7 @@ static std::atomic<bool> kernel_running{ false };
 static std::atomic<uint64_t> kernel_serial{ 0 };
 static std::atomic<int> watchdog_verdict{ 0 }; /* 1: no switch for hang_s, 2: no progress for hang_s */
 static pthread_t host_thread;
-static const char *watched_name = "";
+static const launch_config *watched; /* the running kernel's launch, for the watchdog's notes */
 
 static void *watchdog(void *)
 {
@@ -1232,7 +1283,8 @@ static void *watchdog(void *)
         beat = h;
         prog = p;
         if ((int)running_s % 10 == 0)
-            fprintf(stderr, "kit emulator: still running %s (%.0f s so far)\n", watched_name, running_s);
+            fprintf(stderr, "kit emulator: still running the kernel launched at %s:%d (%.0f s so far)\n",
+                    watched->file, watched->line, running_s);
         if (still >= config().hang_s || stuck >= config().hang_s) {
             watchdog_verdict = still >= config().hang_s ? 1 : 2;
             pthread_kill(host_thread, SIGUSR1);
@@ -1330,28 +1382,29 @@ static block *pick_block(launch &L)
 
 void run_kernel(launch_request &req)
 {
-    shared_init();
+    memory_init();
     signals_init();
     const launch_config &cfg = req.cfg;
     launch L;
     L.req = &req;
-    L.name = function_name(req.kernel);
     L.nblocks = (size_t)cfg.grid.x * cfg.grid.y * cfg.grid.z;
     L.threads = cfg.block.x * cfg.block.y * cfg.block.z;
     size_t static_known = attributes_of(req.kernel).static_shared;
     size_t resident = (size_t)config().sms * (size_t)std::max(1, blocks_per_sm((int)L.threads, cfg.smem + static_known));
     L.window = (unsigned)std::min({ L.nblocks, resident, (size_t)MAX_SLOTS });
     active = &L;
-    watched_name = L.name.c_str();
+    watched = &req.cfg;
     kernel_serial.fetch_add(1);
     kernel_running = true;
     spins_since_progress = 0;
+    block *last = nullptr;
+    bool yielded = false;
     while (!L.aborted) {
         while (L.inflight.size() < L.window && L.next < L.nblocks)
             start_block(L, L.next++);
         if (L.inflight.empty())
             break;
-        block *b = pick_block(L);
+        block *b = last && last->runnable && !yielded ? last : pick_block(L);
         if (!b) {
             note("deadlock: no thread of the kernel can go on:%s\n  in %s", waiting_report(L).c_str(),
                  launch_name().c_str());
@@ -1359,17 +1412,21 @@ void run_kernel(launch_request &req)
             break;
         }
         fiber *f = rq_pop(b);
-        enter(f);
-        kit_emu_switch(&sched_sp, f->sp);
+        kit_emu_switch(&sched_sp, enter(f));
+        yielded = !exited; /* a thread yielded (to another block, maybe): choose again */
+        last = b;
+        if (exited) {
+            free_stacks.push_back(exited->stack);
+            exited->stack = nullptr;
+            exited = nullptr;
+        }
         if (L.aborted)
             break;
-        for (size_t i = 0; i < L.inflight.size();)
-            if (L.inflight[i]->live == 0) {
-                release_block(L, L.inflight[i]);
-                L.done++;
-            } else {
-                i++;
-            }
+        if (b->live == 0) { /* a block ends while it runs */
+            release_block(L, b);
+            last = nullptr;
+            L.done++;
+        }
         if (spins_since_progress > 1000000) {
             note("no progress: every thread left waits or polls, and no write changes what they poll:%s\n  in %s",
                  waiting_report(L).c_str(), launch_name().c_str());

@@ -17,11 +17,13 @@
 
 namespace kit_emu {
 
-static const size_t PAGE = 4096;
-static const size_t HEAP_SPAN = (size_t)64 << 30;
+static const size_t PAGE = HEAP_PAGE;
 static uintptr_t heap_lo;
+uintptr_t watched_lo;
+size_t watched_span;
 static uint8_t *shadow; /* per 8 bytes: addressable bytes from the start of the granule */
 static uint8_t *owners; /* per page: OWNER_NONE, device + 1, OWNER_HOST */
+uint8_t *heap_shadow, *heap_owners;
 static size_t bump;     /* offset of the first never-used page */
 static std::map<uintptr_t, allocation> allocations; /* by base, freed ones kept for messages */
 static std::multimap<size_t, uintptr_t> free_spans; /* reused once the range is used up */
@@ -39,9 +41,15 @@ void memory_init()
 {
     if (heap_lo)
         return;
-    heap_lo = (uintptr_t)reserve(HEAP_SPAN, PROT_NONE);
+    /* The heap and, right after it, the windows of shared memory: one range to test. */
+    heap_lo = (uintptr_t)reserve(HEAP_SPAN + SHARED_WINDOWS, PROT_NONE);
+    watched_lo = heap_lo;
+    watched_span = HEAP_SPAN + SHARED_WINDOWS;
+    shared_windows_at((char *)heap_lo + HEAP_SPAN);
     shadow = (uint8_t *)reserve(HEAP_SPAN / 8, PROT_READ | PROT_WRITE);
     owners = (uint8_t *)reserve(HEAP_SPAN / PAGE, PROT_READ | PROT_WRITE);
+    heap_shadow = shadow;
+    heap_owners = owners;
 }
 
 bool in_heap(uintptr_t a) { return a - heap_lo < HEAP_SPAN; }

@@ -77,10 +77,13 @@ std::string format(const char *fmt, ...)
     return r;
 }
 
+static std::string last_report;
+
 static void say(const char *fmt, va_list ap)
 {
     char *s = nullptr;
     if (vasprintf(&s, fmt, ap) >= 0) {
+        last_report = s;
         fflush(stdout);
         fprintf(stderr, "kit emulator: %s\n", s);
         fflush(stderr);
@@ -114,7 +117,13 @@ static std::vector<std::pair<std::string, std::string>> frames_at(const void *pc
     if (!dladdr(pc, &info) || !info.dli_fname)
         return frames;
     uintptr_t offset = (uintptr_t)pc - (return_address ? 1 : 0) - (uintptr_t)info.dli_fbase;
-    std::string cmd = format("addr2line -C -f -i -e '%s' 0x%lx 2>/dev/null", info.dli_fname, (unsigned long)offset);
+    /* The main program is named as it was started, which need not be a path
+     * (Criterion's workers are "boxfort-worker"). */
+    static char self[4096];
+    if (!self[0] && readlink("/proc/self/exe", self, sizeof self - 1) < 0)
+        self[0] = 0;
+    const char *file = ::access(info.dli_fname, R_OK) == 0 ? info.dli_fname : self;
+    std::string cmd = format("addr2line -C -f -i -e '%s' 0x%lx 2>/dev/null", file, (unsigned long)offset);
     FILE *p = popen(cmd.c_str(), "r");
     if (!p)
         return frames;
@@ -141,16 +150,21 @@ static std::vector<std::pair<std::string, std::string>> frames_at(const void *pc
 
 std::string function_name(const void *fn)
 {
+    static std::map<const void *, std::string> known;
+    auto hit = known.find(fn);
+    if (hit != known.end())
+        return hit->second;
+    std::string &name = known[fn];
     Dl_info info;
     if (dladdr(fn, &info) && info.dli_sname) {
         int status = 0;
         char *nice = abi::__cxa_demangle(info.dli_sname, nullptr, nullptr, &status);
-        std::string r = status == 0 && nice ? nice : info.dli_sname;
+        name = status == 0 && nice ? nice : info.dli_sname;
         free(nice);
-        return r;
+        return name;
     }
     auto frames = frames_at(fn, false);
-    return frames.empty() ? format("%p", fn) : frames.back().first;
+    return name = frames.empty() ? format("%p", fn) : frames.back().first;
 }
 
 std::string caller_place(const void *pc)
@@ -177,3 +191,5 @@ std::string where_is(const void *pc)
 }
 
 } // namespace kit_emu
+
+extern "C" const char *kitEmuLastReport(void) { return kit_emu::last_report.c_str(); }

@@ -19,6 +19,7 @@ static const int offsets[] = { 0, 1, 7, 32 };
 static void check_variant(int v, size_t n)
 {
     KIT_TEST_REQUIRE_GPU();
+    KIT_TEST_EMULATED_UP_TO(n, "the case");
     cr_assert(lt(int, v, lab0_variant_count));
     lab0_op op = lab0_variants[v].op;
     int tries = op == LAB0_STRIDED ? 5 : op == LAB0_OFFSET ? 4 : 1;

@@ -80,6 +80,7 @@ static void check_input(int v, size_t n, const input *in)
 static void check_variant(int v, size_t n)
 {
     KIT_TEST_REQUIRE_GPU();
+    KIT_TEST_EMULATED_UP_TO(n, "the case");
     cr_assert(lt(int, v, lab1_variant_count));
     int cas = v >= 0 && lab1_variants[v].histogram == NULL; /* the scatter-add-only CAS loop */
     if (n > FULL_CROSS_MAX) {
@@ -272,8 +273,11 @@ Test(lab1_v5, last_block_merge_repeated, .timeout = 120)
     const size_t many_blocks = (1u << 22) + 5;
     const size_t ns[] = { 3, WARP_TILE - 1, WARP_TILE + 1, BLOCK_TILE + 1, many_blocks };
     static const size_t bin_counts[] = { 7, 256, 4096 };
+    KIT_TEST_EMU_SIZES_BEGIN;
     for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
         for (size_t b = 0; b < sizeof bin_counts / sizeof bin_counts[0]; b++) {
+            if (KIT_TEST_EMU_TOO_BIG(ns[i]))
+                continue;
             lab1_problem *p = lab1_problem_create(ns[i], bin_counts[b], (lab1_dist){ LAB1_UNIFORM, 0 }, 7 + i, 0);
             int runs = ns[i] == many_blocks ? 25 : 3;
             char what[96];
@@ -283,6 +287,7 @@ Test(lab1_v5, last_block_merge_repeated, .timeout = 120)
             }
             lab1_problem_destroy(p);
         }
+    KIT_TEST_EMU_SIZES_END("the merge over many blocks");
 }
 
 /* The table and the suites must not drift apart. */

@@ -40,6 +40,7 @@ static const char *step_of(int v) { return v == LAB3_CUB ? "cub" : lab3_variants
 static void check_scan(int v, size_t n, int repeats)
 {
     KIT_TEST_REQUIRE_GPU();
+    KIT_TEST_EMULATED_UP_TO(n, "the case");
     cr_assert(lt(int, v, lab3_variant_count));
     for (int type = LAB3_I32; type <= LAB3_I64; type++) {
         lab3_problem *p = lab3_problem_create(n, (lab3_type)type, 42 + n, 50);
@@ -133,6 +134,7 @@ static void check_stats(int v)
 {
     KIT_TEST_REQUIRE_GPU();
     size_t n = (size_t)1 << 24;
+    KIT_TEST_EMULATED_UP_TO(n, "the --stats check");
     lab3_problem *p = lab3_problem_create(n, LAB3_I32, 7, 50);
     lab3_problem_enable_stats(p, 1);
     kit_test_expect_pass(lab3_problem_scan_case(p, v, 1), lab3_variants[v].info.step, "n=2^24 with --stats");
@@ -175,6 +177,7 @@ static const char *const select_steps[LAB3_SELECT_ROWS] = { "3.6", "3.8", "cub" 
 static void check_select(lab3_select_row row, select_param prm)
 {
     KIT_TEST_REQUIRE_GPU();
+    KIT_TEST_EMULATED_UP_TO(prm.n, "the case");
     const char *in_place = row == LAB3_SELECT_CUB ? "" : " (in place)";
     for (int type = LAB3_I32; type <= LAB3_I64; type++) {
         lab3_problem *p = lab3_problem_create(prm.n, (lab3_type)type, 99 + prm.n, prm.keep);
@@ -253,6 +256,7 @@ Test(lab3_v6, statuses_of_earlier_launches_are_never_added)
 {
     KIT_TEST_REQUIRE_GPU();
     const size_t n = ((size_t)1 << 22) + 7;
+    KIT_TEST_EMULATED_UP_TO(n, "the epochs check");
     enum { SCAN, SELECT, RESET_SCAN, LAST_EPOCH };
     const int steps[] = { SCAN, SELECT, SCAN, RESET_SCAN, SCAN, SELECT, LAST_EPOCH, SCAN, SELECT, SCAN };
     for (int type = LAB3_I32; type <= LAB3_I64; type++) {

@@ -73,6 +73,7 @@ static const char *step_of(int v) { return v >= 0 ? lab4_variants[v].info.step :
 static void check_merge_split(int v, lab4_op op, size_t n, size_t na)
 {
     KIT_TEST_REQUIRE_GPU();
+    KIT_TEST_EMULATED_UP_TO(n, "the case");
     size_t nb = n - na;
     for (int dups = 0; dups <= 1; dups++) {
         int32_t *a = malloc((na + 1) * sizeof(int32_t)), *b = malloc((nb + 1) * sizeof(int32_t));
@@ -123,10 +124,14 @@ static void check_partition_shapes(int v, lab4_op op, size_t nv)
     const size_t probes = LAB4_PARTITION_PROBES;
     const size_t boundaries[] = { probes / 32,     probes / 16, probes / 8, probes / 4,
                                   probes / 4 + 1,  probes - 1,  probes,     probes + 38 };
+    KIT_TEST_EMU_SIZES_BEGIN;
     for (size_t i = 0; i < COUNT(boundaries); i++) {
         size_t n = (boundaries[i] - 2) * nv + nv / 2 + 1; /* boundaries[i] - 1 tiles */
+        if (KIT_TEST_EMU_TOO_BIG(n))
+            continue;
         check_merge_split(v, op, n, n / 2);
     }
+    KIT_TEST_EMU_SIZES_END("a partition shape");
 }
 
 Test(lab4_v1, partition_shapes) { check_partition_shapes(1, LAB4_MERGE, LAB4_MERGE_NV); }
@@ -244,6 +249,7 @@ ParameterizedTestParameters(lab4_v3, sizes)
 ParameterizedTest(lbs_shape *shape, lab4_v3, sizes)
 {
     KIT_TEST_REQUIRE_GPU();
+    KIT_TEST_EMULATED_UP_TO(shape->outs + shape->objs, "the case (outputs and objects)");
     int64_t *off = malloc((shape->objs + 1) * sizeof(int64_t));
     lab4_make_offsets(off, shape->objs, shape->outs, 11 + shape->outs);
     char what[96];
@@ -283,6 +289,7 @@ Test(lab4_v3, empty_objects_and_one_huge_object)
 static void check_join(int v, size_t n)
 {
     KIT_TEST_REQUIRE_GPU();
+    KIT_TEST_EMULATED_UP_TO(n, "the case");
     size_t splits[4];
     int ns = splits_of(n, splits);
     static const int dups[2] = { 1, 4 };
@@ -674,6 +681,7 @@ static void join_large_tables(int v)
 {
     KIT_TEST_REQUIRE_GPU();
     size_t n = (size_t)1 << 24, na = n / 2, nb = n - na;
+    KIT_TEST_EMULATED_UP_TO(n, "the large join");
     int32_t *a = malloc(na * sizeof(int32_t)), *b = malloc(nb * sizeof(int32_t));
     for (int d = 1; d <= 4; d += 3) {
         lab4_make_table(a, na, d, 21);

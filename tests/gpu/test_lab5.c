@@ -72,6 +72,7 @@ static void check_one(int v, size_t n, lab5_type type, lab5_dist dist, int pairs
 static void check_size(int v, size_t n)
 {
     KIT_TEST_REQUIRE_GPU();
+    KIT_TEST_EMULATED_UP_TO(n, "the case");
     cr_assert(lt(int, v, lab5_variant_count));
     if (n < BIG) {
         for (int type = LAB5_U32; type <= LAB5_F32; type++)
@@ -134,6 +135,7 @@ static void check_repeated(int v)
 {
     KIT_TEST_REQUIRE_GPU();
     size_t n = (1u << 20) + 7;
+    KIT_TEST_EMULATED_UP_TO(n, "the repeated runs");
     lab5_dist dists[] = { LAB5_UNIFORM, LAB5_LOWBITS, LAB5_EQUAL };
     for (int d = 0; d < 3; d++) {
         lab5_problem *p = lab5_problem_create(n, LAB5_U32, dists[d], 1, 17);

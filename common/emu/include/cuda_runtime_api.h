@@ -207,9 +207,11 @@ cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, 
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *func, int block_size,
                                                           size_t dynamic_smem);
 
-/* The emulator's own calls (the harness uses the first two). */
-int kitEmuIsEmulated(void);
+/* The emulator's own calls. */
+/* Name the allocation at ptr in the emulator's messages (the harness names its buffers). */
 void kitEmuNameAllocation(const void *ptr, const char *what);
+/* The text of the emulator's last message ("" if none): for its tests. */
+const char *kitEmuLastReport(void);
 
 #ifdef __cplusplus
 }

@@ -190,15 +190,19 @@ struct DeviceHistogram {
 };
 
 namespace detail {
-/* The key's bits in an order where unsigned comparison sorts it as CUB does. */
+/* The key's bits in an order where unsigned comparison sorts it as CUB does
+ * (negative floats reversed, -0.0 equal to +0.0, NaNs by their bits at the ends). */
 template <class K>
 unsigned long long ordered_bits(K k)
 {
     unsigned long long b = 0;
     memcpy(&b, &k, sizeof k);
     const unsigned long long sign = 1ull << (8 * sizeof(K) - 1);
-    if constexpr (std::is_floating_point<K>::value)
+    if constexpr (std::is_floating_point<K>::value) {
+        if (b == sign) /* CUB sorts -0.0 as +0.0 */
+            b = 0;
         b = (b & sign) ? ~b & (sign | (sign - 1)) : b | sign;
+    }
     else if constexpr (std::is_signed<K>::value)
         b ^= sign;
     return b;

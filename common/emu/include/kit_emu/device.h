@@ -26,7 +26,7 @@
 #include <type_traits>
 #include <utility>
 
-#define __global__
+#define __global__ __attribute__((unused)) /* nvcc keeps an unused kernel quietly too */
 #define __device__
 #define __host__
 #define __constant__
@@ -41,10 +41,13 @@ static constexpr int warpSize = 32;
 
 namespace kit_emu {
 
-/* The emulated thread's coordinates: the first member of the scheduler's fiber. */
+/* The emulated thread's coordinates: the first member of the scheduler's fiber,
+ * with two things the emulator's memory checks read on every access. */
 struct thread_info {
     uint3 thread_idx, block_idx;
     dim3 block_dim, grid_dim;
+    int owner;     /* the GPU running it, as the owner code of its memory (device + 1) */
+    bool spinning; /* polling without seeing anything new */
 };
 extern thread_info *current; /* the running emulated thread; NULL on the host */
 
