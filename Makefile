@@ -189,6 +189,8 @@ $(BUILD)/tests/%.c.o: tests/%.c
 # and of common/, then through the host compiler with GCC's ThreadSanitizer
 # instrumentation, whose hooks are the emulator's checks (no ThreadSanitizer runtime
 # is linked). C files compile as they are, against the emulator's cuda_runtime_api.h.
+# Device code reaches the host compiler here, not under nvcc: its unused parameters
+# (a starter's stubs) are not warned about, as nvcc's host pass never sees them.
 EMU_BUILD := $(BUILD)/emu
 EMU_INC := common/emu/include
 EMU_REWRITE := $(EMU_BUILD)/tools/emu-rewrite
@@ -197,7 +199,7 @@ EMU_COMMON_OBJ := $(COMMON_SRC:%=$(EMU_BUILD)/%.o)
 EMU_HEADERS := $(patsubst %,$(EMU_BUILD)/src/%,$(wildcard common/*.h common/*.cuh $(SOURCE_TREE)/lab*-*/*.h \
                  $(SOURCE_TREE)/lab*-*/*.cuh $(if $(filter solutions,$(SOURCE_TREE)),labs/lab*-*/*.h labs/lab*-*/*.cuh)))
 EMU_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -fopenmp -Icommon -I$(EMU_INC) -MMD -MP
-EMU_CXXFLAGS := -std=c++17 -O2 -g -Wall -Wextra -Wno-unknown-pragmas -x c++ -I$(EMU_INC) -include cuda_runtime.h \
+EMU_CXXFLAGS := -std=c++17 -O2 -g -Wall -Wextra -Wno-unknown-pragmas -Wno-unused-parameter -x c++ -I$(EMU_INC) -include cuda_runtime.h \
                 -D__CUDACC__ -D__CUDA_ARCH__=900 -D__CUDA_ARCH_LIST__=900 -fsanitize=thread -Wno-tsan \
                 --param tsan-distinguish-volatile=1 --param tsan-instrument-func-entry-exit=0 -MMD -MP
 EMU_LDLIBS := -fopenmp -lpthread -ldl
@@ -250,8 +252,10 @@ endif
 $(BUILD)/tests/grade_lab$(1): $(BUILD)/tests/grade/test_lab$(1).c.o $(call lab_lib_obj,labs,$(2)) $(COMMON_OBJ)
 	$(NVCC) -arch=$(ARCH) -o $$@ $$^ -lcriterion $(call lab_ldlibs,$(1))
 # This lab's suites alone (its GPU suite and tests/cpu/test_lab$(1)_*.c), for working on one lab.
-$(BUILD)/tests/test_lab$(1): $(BUILD)/tests/gpu/test_lab$(1).c.o $(patsubst %,$(BUILD)/%.o,$(wildcard tests/cpu/test_lab$(1)_*.c)) $(call lab_lib_obj,$(SOURCE_TREE),$(2)) $(COMMON_OBJ)
-	$(NVCC) -arch=$(ARCH) -o $$@ $$^ -lcriterion $(call lab_ldlibs,$(1))
+# With EMU=1, the same suites under the CPU emulator.
+$(BUILD)/tests/test_lab$(1): $(if $(filter 1,$(EMU)),$(patsubst %,$(EMU_BUILD)/%.o,tests/gpu/test_lab$(1).c $(wildcard tests/cpu/test_lab$(1)_*.c)) $(call emu_lab_lib_obj,$(SOURCE_TREE),$(2)) $(EMU_COMMON_OBJ) $(EMU_RUNTIME_OBJ),$(BUILD)/tests/gpu/test_lab$(1).c.o $(patsubst %,$(BUILD)/%.o,$(wildcard tests/cpu/test_lab$(1)_*.c)) $(call lab_lib_obj,$(SOURCE_TREE),$(2)) $(COMMON_OBJ)) $(EMU_STAMP)
+	@mkdir -p $$(dir $$@)
+	$(if $(filter 1,$(EMU)),$(CXX) -o $$@ $$(filter %.o,$$^) -lcriterion $(EMU_LDLIBS),$(NVCC) -arch=$(ARCH) -o $$@ $$(filter %.o,$$^) -lcriterion $(call lab_ldlibs,$(1)))
 $(BUILD)/tests/grade/test_lab$(1).c.o: tests/gpu/test_lab$(1).c
 	@mkdir -p $$(dir $$@)
 	$(CC) $(CFLAGS_KIT) -Ilabs/$(2) -Itests -c $$< -o $$@
@@ -295,6 +299,7 @@ $(BUILD)/tests/kit_tests: $(TEST_OBJ) $(SOLUTION_LIBS) $(COMMON_OBJ)
 EMU_TEST_OBJ := $(patsubst %,$(EMU_BUILD)/%.o,$(wildcard tests/cpu/*.c tests/gpu/*.c tests/emu/*.cu))
 EMU_TEST_LIBS := $(foreach d,$(LAB_DIRS),$(call emu_lab_lib_obj,$(SOURCE_TREE),$(d)))
 $(EMU_BUILD)/tests/kit_tests: $(EMU_TEST_OBJ) $(EMU_TEST_LIBS) $(EMU_COMMON_OBJ) $(EMU_RUNTIME_OBJ)
+	@mkdir -p $(dir $@)
 	$(CXX) -o $@ $^ -lcriterion $(EMU_LDLIBS)
 
 # Criterion forks a worker per test; GPU tests must not share the device: -j1.
@@ -316,6 +321,7 @@ ifeq ($(SOURCE_TREE),solutions)
 	  status=$$?; read -r skipped why < <(awk -v report=notrun -f tools/tap.awk $(TEST_TAP)); \
 	  if [ "$$skipped" -gt 0 ]; then echo "$$skipped tests not run (skipped, not passed): $$why"; fi; \
 	  exit $$status
+	@$(if $(TEST_EMULATED),bash tests/emu/planted-bugs.sh)
 else
 	@timeout $(TEST_TIMEOUT) bash tools/student-tests.sh $(TEST_BIN) $(TEST_JOBS)
 endif
@@ -328,11 +334,19 @@ GRADE_FORMAT ?= score
 # that cannot be had (no GPU, another architecture) leaves the speed unscored, with
 # the reason, and the correctness score stands.
 REFERENCE_BIN := $(if $(filter solutions,$(SOURCE_TREE)),solution$(LAB),$(BUILD)/reference/lab$(LAB))
+ifneq ($(and $(HAVE_GPU),$(filter-out 1,$(EMU))),)
 grade: $(BUILD)/tests/grade_lab$(LAB) lab$(LAB)
 	@mkdir -p $(BUILD)/reference && \
 	  $(MAKE) -s --no-print-directory $(REFERENCE_BIN) >$(BUILD)/reference/why.txt 2>&1 || true
 	@SPEED_STUDENT=./lab$(LAB) SPEED_REFERENCE=./$(REFERENCE_BIN) \
 	  bash tools/grade.sh $(BUILD)/tests/grade_lab$(LAB) $(LAB) $(GRADE_FORMAT)
+else
+# Without a GPU (or with EMU=1) there is nothing to grade: an emulated run is not a grade.
+grade:
+	@echo "make grade: $(if $(HAVE_GPU),EMU=1 runs the kernels on the CPU emulator,no GPU here (nvidia-smi)), and an emulated run is not a grade." >&2
+	@echo "  'make test' checks lab $(LAB) under the CPU emulator (correctness only, nothing timed); a grade needs a GPU." >&2
+	@exit 2
+endif
 
 # The driver of lab $(LAB) that a tree name picks: solutionN for solutions, else labN.
 driver_of = $(if $(filter solutions,$(1)),solution,lab)$(LAB)

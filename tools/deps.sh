@@ -39,10 +39,11 @@ if ((${#missing[@]})); then
 fi
 echo "deps: Criterion, gnuplot and pandoc are installed$([[ ${SITE_TEST:-1} != 0 ]] && echo ", and Chromium for the site test")"
 if ! command -v "$nvcc" >/dev/null 2>&1 && [[ ! -x $nvcc ]]; then
-    echo "deps: nvcc not found (looked for '$nvcc'). Install the CUDA toolkit 12 or 13" >&2
-    echo "      (https://developer.nvidia.com/cuda-downloads) and put its bin/ on PATH, or run" >&2
-    echo "      make NVCC=/path/to/nvcc ..." >&2
-    exit 1
+    echo "deps: nvcc not found (looked for '$nvcc'): the labs build for the CPU emulator only (EMU=1,"
+    echo "      the default without nvcc: correctness, no timing; common/emu/README.md). For a GPU,"
+    echo "      install the CUDA toolkit 12 or 13 (https://developer.nvidia.com/cuda-downloads) and put"
+    echo "      its bin/ on PATH, or run make NVCC=/path/to/nvcc ..."
+    exit 0
 fi
 version=$("$nvcc" --version | sed -n 's/.*release \([0-9]*\)\.\([0-9]*\).*/\1.\2/p')
 major=${version%%.*}
@@ -61,6 +62,14 @@ else
     echo "      sudo apt-get install libnccl-dev (NVIDIA's CUDA apt repository), or"
     echo "      pip install nvidia-nccl-cu13 and make NCCL_HOME=<site-packages>/nvidia/nccl, or"
     echo "      make NCCL_HOME=/path/to/nccl (a folder holding include/nccl.h and lib/libnccl.so)"
+    echo "      (under the CPU emulator, make lab6 EMU=1, lab6 builds with the emulator's NCCL stand-in)"
+fi
+# mpirun is optional: it starts lab6 as one process per GPU (mpirun -np G ./lab6); without it
+# one process drives every GPU, and --ranks R --rank r starts the processes by hand.
+if command -v mpirun >/dev/null 2>&1; then
+    echo "deps: mpirun at $(command -v mpirun): lab6 can also run as one process per GPU (optional)"
+else
+    echo "deps: mpirun not found (optional: only for lab6 as one process per GPU, mpirun -np G ./lab6)"
 fi
 # The tools the sheets' questions use, from the CUDA toolkit (next to nvcc or on PATH);
 # a minimal install may lack them: say which, without failing.
@@ -73,5 +82,5 @@ done
 if nvidia-smi -L >/dev/null 2>&1; then
     echo "deps: GPU: $(nvidia-smi -L | head -1)"
 else
-    echo "deps: no GPU visible (nvidia-smi): labs build, GPU suites will be skipped"
+    echo "deps: no GPU visible (nvidia-smi): labs build; make test runs the GPU suites under the CPU emulator"
 fi

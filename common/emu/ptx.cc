@@ -29,6 +29,27 @@ struct ptx_arg {
     bool negate = false; /* !p */
 };
 
+/* Operands in place (an instruction has at most five), so running one reads no heap. */
+struct ptx_args {
+    ptx_arg item[6];
+    int count = 0;
+    void push_back(const ptx_arg &a)
+    {
+        if (count == 6)
+            fatal("an inline PTX instruction with more than six operands");
+        item[count++] = a;
+    }
+    void push_front(const ptx_arg &a)
+    {
+        push_back(a);
+        for (int k = count - 1; k > 0; k--)
+            item[k] = item[k - 1];
+        item[0] = a;
+    }
+    const ptx_arg &operator[](int k) const { return item[k]; }
+    int size() const { return count; }
+};
+
 struct ptx_insn {
     ptx_op op = P_NOP;
     int width = 8, lanes = 1;
@@ -39,7 +60,7 @@ struct ptx_insn {
     collective vote = COLL_BALLOT;
     int guard = -1;
     bool guard_negate = false;
-    std::vector<ptx_arg> dst, src; /* ld/st: the address is src[0] (+ offset) */
+    ptx_args dst, src; /* ld/st: the address is src[0] (+ offset) */
     int64_t offset = 0;
 };
 
@@ -87,12 +108,12 @@ struct ptx_compiler {
         }
         return r;
     }
-    std::vector<ptx_arg> list(std::string a)
+    ptx_args list(std::string a)
     {
         a = trim(a);
         if (!a.empty() && a[0] == '{')
             a = a.substr(1, a.size() - 2);
-        std::vector<ptx_arg> v;
+        ptx_args v;
         size_t p = 0;
         for (size_t q; (q = a.find(',', p)) != std::string::npos; p = q + 1)
             v.push_back(arg(a.substr(p, q - p)));
@@ -108,7 +129,7 @@ struct ptx_compiler {
         size_t plus = a.find('+');
         if (plus != std::string::npos)
             in.offset = (int64_t)strtoll(trim(a.substr(plus + 1)).c_str(), nullptr, 0);
-        in.src.insert(in.src.begin(), arg(a.substr(0, plus)));
+        in.src.push_front(arg(a.substr(0, plus)));
     }
 
     ptx_insn compile(std::string s)
@@ -167,8 +188,8 @@ struct ptx_compiler {
             in.lanes = has("v2") ? 2 : has("v4") ? 4 : 1;
             in.order = has("acquire") ? ACC_ACQUIRE : has("release") ? ACC_RELEASE : 0;
             in.polls = in.order || has("relaxed") || has("volatile");
-            std::vector<ptx_arg> values = list(args[o == "ld" ? 0 : 1]);
-            if ((int)values.size() != in.lanes)
+            ptx_args values = list(args[o == "ld" ? 0 : 1]);
+            if (values.size() != in.lanes)
                 fail("a vector operand of the wrong length");
             (o == "ld" ? in.dst : in.src) = values;
             address(in, args[o == "ld" ? 1 : 0]);
@@ -192,18 +213,22 @@ struct ptx_compiler {
             in.cmp = cmps.at(parts[1]);
             in.is_signed = parts.back()[0] == 's';
             in.dst.push_back(arg(args[0]));
-            in.src = { arg(args[1]), arg(args[2]) };
+            in.src.push_back(arg(args[1]));
+            in.src.push_back(arg(args[2]));
         } else if (o == "selp") {
             need(4);
             in.op = P_SELP;
             in.dst.push_back(arg(args[0]));
-            in.src = { arg(args[1]), arg(args[2]), arg(args[3]) };
+            in.src.push_back(arg(args[1]));
+            in.src.push_back(arg(args[2]));
+            in.src.push_back(arg(args[3]));
         } else if (o == "vote" && (has("ballot") || has("any") || has("all"))) {
             need(3);
             in.op = P_VOTE;
             in.vote = has("ballot") ? COLL_BALLOT : has("any") ? COLL_ANY : COLL_ALL;
             in.dst.push_back(arg(args[0]));
-            in.src = { arg(args[1]), arg(args[2]) };
+            in.src.push_back(arg(args[1]));
+            in.src.push_back(arg(args[2]));
         } else if (o == "activemask") {
             need(1);
             in.op = P_ACTIVEMASK;
@@ -279,7 +304,7 @@ static void run(const ptx_insn &in, uint64_t *regs, const char *file, int line)
         return;
     const uint64_t mask = in.width >= 8 ? ~0ull : (1ull << (8 * in.width)) - 1;
     auto src = [&](int k) { return value_of(in.src[k], regs); };
-    auto set = [&](uint64_t v) { regs[in.dst[0].reg] = v; };
+    auto set = [&](uint64_t v) { regs[in.dst.item[0].reg] = v; };
     switch (in.op) {
     case P_LD:
     case P_ST: {
@@ -291,7 +316,7 @@ static void run(const ptx_insn &in, uint64_t *regs, const char *file, int line)
             uintptr_t at = a + (size_t)k * (size_t)in.width;
             if (in.op == P_LD) {
                 uint64_t v = load(at, in.width, in.order, file, line);
-                regs[in.dst[k].reg] = v;
+                regs[in.dst.item[k].reg] = v;
                 if (k == 0)
                     first = v;
             } else {
@@ -334,10 +359,16 @@ static void run(const ptx_insn &in, uint64_t *regs, const char *file, int line)
 void ptx_exec(const char *file, int line, const char *code, ptx_operand *ops, int count)
 {
     static std::map<const char *, ptx_program> compiled;
-    auto it = compiled.find(code);
-    if (it == compiled.end())
-        it = compiled.emplace(code, ptx_compiler{ file, code, line, count, {}, 0 }.compile_all()).first;
-    const ptx_program &prog = it->second;
+    static const char *last_code = nullptr; /* a helper is called in a loop: skip the lookup */
+    static const ptx_program *last = nullptr;
+    if (code != last_code) {
+        auto it = compiled.find(code);
+        if (it == compiled.end())
+            it = compiled.emplace(code, ptx_compiler{ file, code, line, count, {}, 0 }.compile_all()).first;
+        last_code = code;
+        last = &it->second;
+    }
+    const ptx_program &prog = *last;
     uint64_t regs[64];
     if (prog.regs > 64)
         fatal("%s:%d: an inline PTX snippet with more than 64 registers", file, line);

@@ -294,7 +294,9 @@ static int run_size(kit_report *rep, const kit_options *opt, unsigned ops, unsig
                 break; /* refused: the message is printed */
             run_cases(rep, opt, p, LAB4_JOIN, n, lab4_join_name(t), hot ? "hot" : dups > 1 ? "dups" : "unique",
                       param, 0, stream);
-            if (phases && kit_variant_selected(opt, "join"))
+            if (phases && kit_variant_selected(opt, "join") && kit_emulated())
+                printf("--phases: the phases are not timed under the CPU emulator\n");
+            else if (phases && kit_variant_selected(opt, "join"))
                 time_phases(rep, opt, p, n, param, stream);
         }
         lab4_problem_destroy(p);

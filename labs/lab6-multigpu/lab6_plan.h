@@ -157,7 +157,10 @@ static inline LAB6_HD uint64_t lab6_digit_lower(uint32_t min, int shift, int j)
 /* GPU r gets digits [first[r], first[r+1]); first[0] = 0, first[G] = digits. The
  * boundary before GPU r is the digit boundary whose prefix count (keys in lower
  * digits) is nearest to r x total / G (on a tie, the higher one): equal keys are never
- * split, so when one digit holds every key, one GPU receives them all. */
+ * split, so when one digit holds every key, one GPU receives them all. Which one:
+ * the target rounds down, so on two GPUs it lies halfway (a tie: the boundary goes
+ * after the keys, GPU 0 gets them) for even n, and nearer to 0 (GPU 1 gets them)
+ * for odd n. */
 static inline void lab6_split_digits(const uint64_t *hist, int digits, int G, int *first)
 {
     uint64_t total = 0;

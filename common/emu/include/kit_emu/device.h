@@ -26,8 +26,8 @@
 #include <type_traits>
 #include <utility>
 
-#define __global__ __attribute__((unused)) /* nvcc keeps an unused kernel quietly too */
-#define __device__
+#define __global__ __attribute__((unused))
+#define __device__ __attribute__((unused)) /* as nvcc, quiet about device code the host never calls */
 #define __host__
 #define __constant__
 #define __managed__
