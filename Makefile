@@ -314,7 +314,8 @@ TEST_EMULATED := $(if $(filter 1,$(EMU)),1,$(if $(HAVE_GPU),,1))
 TEST_BIN := $(if $(TEST_EMULATED),$(EMU_BUILD)/tests/kit_tests,$(BUILD)/tests/kit_tests)
 TEST_JOBS := $(if $(TEST_EMULATED),$(shell nproc 2>/dev/null || echo 1),1)
 TEST_TAP := $(BUILD)/tests/kit_tests.tap
-test: all $(TEST_BIN)
+# (With nvcc but no GPU, the GPU build of the suites is still linked: it must build.)
+test: all $(TEST_BIN) $(if $(and $(TEST_EMULATED),$(NVCC_FOUND),$(filter-out 1,$(EMU))),$(BUILD)/tests/kit_tests)
 ifeq ($(SOURCE_TREE),solutions)
 	@$(if $(TEST_EMULATED),echo "$(if $(HAVE_GPU),EMU=1,no GPU visible (nvidia-smi)): the GPU suites run under the CPU emulator (correctness only, sizes up to KIT_EMU_TEST_MAX_N); TEST_ARGS=--verbose shows each test",true)
 	@$(if $(TEST_EMULATED),OMP_WAIT_POLICY=passive) timeout $(TEST_TIMEOUT) $(TEST_BIN) -j$(TEST_JOBS) --short-filename --tap=$(TEST_TAP) $(TEST_ARGS); \

@@ -28,6 +28,8 @@ void set_async(cudaError_t e)
         async_error = e;
 }
 
+bool async_pending() { return async_error != cudaSuccess; }
+
 cudaError_t take_async()
 {
     cudaError_t e = async_error;

@@ -79,6 +79,7 @@ bool heap_range_ok(const void *p, size_t n, int owner, const char *what, const c
 cudaError_t set_last(cudaError_t e);
 void set_async(cudaError_t e); /* a failure inside a kernel or an operation: the next sync returns it */
 cudaError_t take_async();
+bool async_pending(); /* a failure not yet returned to the program */
 
 /* ---- devices -------------------------------------------------------------------------- */
 int current_device();

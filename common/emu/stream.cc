@@ -109,7 +109,9 @@ static void execute(op *o)
     sigjmp_buf escape;
     in_device_work = true;
     device_work_escape = &escape;
-    if (sigsetjmp(escape, 0) == 0)
+    /* After a failure nothing runs until the program has heard of it, as on a GPU,
+     * whose context stops at a fault: one message per failure. */
+    if (!async_pending() && sigsetjmp(escape, 0) == 0)
         run();
     in_device_work = false;
     device_work_escape = nullptr;
