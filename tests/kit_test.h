@@ -20,8 +20,9 @@
 #include <unistd.h>
 
 /* The kit's root folder, for tests that run its scripts or read its fixtures:
- * $KIT_ROOT if set, otherwise three levels above the test binary
- * (ROOT/build/tests/BINARY), so a suite built in one place runs from anywhere. */
+ * $KIT_ROOT if set, otherwise the nearest folder above the test binary that holds
+ * tools/mklabs.sh (ROOT/build/tests/BINARY, or ROOT/build/emu/tests/BINARY under the
+ * CPU emulator), so a suite built in one place runs from anywhere. */
 static inline const char *kit_test_root(void)
 {
     static char root[4096];
@@ -34,10 +35,14 @@ static inline const char *kit_test_root(void)
         ssize_t len = readlink("/proc/self/exe", root, sizeof root - 1);
         cr_assert(gt(sz, (size_t)(len > 0 ? len : 0), 0), "cannot read /proc/self/exe: set KIT_ROOT");
         root[len] = '\0';
-        for (int up = 0; up < 3; up++) {
+        char here[4200];
+        for (int up = 0; up < 4; up++) {
             char *slash = strrchr(root, '/');
             if (slash)
                 *slash = '\0';
+            snprintf(here, sizeof here, "%s/tools/mklabs.sh", root);
+            if (up >= 2 && access(here, R_OK) == 0)
+                break;
         }
     }
     char probe[4200];
