@@ -200,6 +200,7 @@ EMU_HEADERS := $(patsubst %,$(EMU_BUILD)/src/%,$(wildcard common/*.h common/*.cu
                  $(SOURCE_TREE)/lab*-*/*.cuh $(if $(filter solutions,$(SOURCE_TREE)),labs/lab*-*/*.h labs/lab*-*/*.cuh)))
 EMU_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -fopenmp -Icommon -I$(EMU_INC) -MMD -MP
 EMU_CXXFLAGS := -std=c++17 -O2 -g -Wall -Wextra -Wno-unknown-pragmas -Wno-unused-parameter -x c++ -I$(EMU_INC) -include cuda_runtime.h \
+                -fstack-clash-protection \
                 -D__CUDACC__ -D__CUDA_ARCH__=900 -D__CUDA_ARCH_LIST__=900 -fsanitize=thread -Wno-tsan \
                 --param tsan-distinguish-volatile=1 --param tsan-instrument-func-entry-exit=0 -MMD -MP
 EMU_LDLIBS := -fopenmp -lpthread -ldl

@@ -173,6 +173,9 @@ static std::vector<fiber *> fiber_pool;
  * never waits runs on the stack (still in cache) of the one before it. */
 static std::vector<char *> free_stacks;
 static fiber *exited = nullptr; /* its stack is freed once the scheduler is off it */
+/* Below each stack, pages nobody may touch: with -fstack-clash-protection every
+ * frame probes its pages, so an overflow faults here, not in a neighbour's stack. */
+static const size_t STACK_GUARD = 64 * 1024;
 uint64_t spins_since_progress = 0;
 std::atomic<uint64_t> progress{ 0 };
 static std::atomic<uint64_t> heartbeat{ 0 };
@@ -361,11 +364,11 @@ static char *take_stack()
         free_stacks.pop_back();
         return s;
     }
-    size_t page = 4096, bytes = config().stack_bytes + page;
+    size_t bytes = config().stack_bytes + STACK_GUARD;
     void *p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED)
         fatal("cannot allocate the stack of an emulated thread (%zu KiB)", config().stack_bytes >> 10);
-    mprotect(p, page, PROT_NONE); /* the guard: a stack overflow faults here */
+    mprotect(p, STACK_GUARD, PROT_NONE); /* the guard: a stack overflow faults here */
     return (char *)p;
 }
 
@@ -375,7 +378,7 @@ static void *enter(fiber *f)
     current = &f->info;
     if (!f->sp) {
         f->stack = take_stack();
-        f->sp = kit_emu_fiber_prepare(f->stack + config().stack_bytes + 4096, fiber_main, f);
+        f->sp = kit_emu_fiber_prepare(f->stack + config().stack_bytes + STACK_GUARD, fiber_main, f);
     }
     return f->sp;
 }
@@ -1322,7 +1325,7 @@ static void on_fault(int sig, siginfo_t *si, void *)
     uintptr_t a = (uintptr_t)si->si_addr;
     if (running && active) {
         fiber *f = running;
-        if (a >= (uintptr_t)f->stack && a < (uintptr_t)f->stack + 4096 + 256)
+        if (a >= (uintptr_t)f->stack && a < (uintptr_t)f->stack + STACK_GUARD)
             kernel_failure(cudaErrorIllegalAddress,
                            format("%s overflowed its stack of %zu KiB (deep recursion or large local arrays; "
                                   "KIT_EMU_STACK_KB raises it)",

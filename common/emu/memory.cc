@@ -161,8 +161,9 @@ std::string describe_heap(uintptr_t x, size_t n)
     if (!a || x >= a->base + a->span)
         return format("address %p, in no allocation", (void *)x);
     long long at = (long long)(x - a->base);
-    std::string elem = n > 1 && n <= 16 ? format(" (element %lld if its elements are %zu bytes)", at / (long long)n, n)
-                                        : "";
+    std::string elem = n > 1 && n <= 16 && at > 0
+                           ? format(" (element %lld if its elements are %zu bytes)", at / (long long)n, n)
+                           : "";
     if (a->freed)
         return format("byte %lld of %s, which was freed", at, name_of(*a).c_str());
     if (x >= a->base + a->size)

@@ -2,6 +2,7 @@
  * emulated feature against a result computed here on the host, and each check a
  * GPU run cannot give against a kernel with the bug planted, by its message. */
 #include <criterion/criterion.h>
+#include <criterion/redirect.h>
 
 #include <cooperative_groups.h>
 #include <cub/cub.cuh>
@@ -18,6 +19,8 @@
 #include <vector>
 
 #define OK(call) cr_assert_eq((int)(call), 0, "%s failed", #call)
+/* A test whose kernel must fail: the emulator's message is checked, not printed. */
+#define EXPECTS_MESSAGE .init = cr_redirect_stderr
 
 static unsigned test_hash(int i) { return (unsigned)i * 2654435761u >> 7; }
 static bool reported(const char *text) { return strstr(kitEmuLastReport(), text) != nullptr; }
@@ -68,7 +71,7 @@ Test(emu_launch, coordinates_and_arguments_of_a_3d_launch)
             cr_assert_eq(h[b * 24 + t], 7 + 2 * (int)(b * 1000 + t), "block %zu thread %zu", b, t);
 }
 
-Test(emu_launch, a_bad_configuration_is_refused_as_cuda_does)
+Test(emu_launch, a_bad_configuration_is_refused_as_cuda_does, EXPECTS_MESSAGE)
 {
     int *d = nullptr;
     OK(cudaMalloc(&d, 4));
@@ -232,7 +235,7 @@ __global__ void tree_without_barrier(const int *in, int *out)
         *out = partial[0];
 }
 
-Test(emu_race, a_missing_syncthreads_is_named_with_both_threads_and_the_line)
+Test(emu_race, a_missing_syncthreads_is_named_with_both_threads_and_the_line, EXPECTS_MESSAGE)
 {
     std::vector<int> h(64, 1);
     int *in = to_device(h), *out = nullptr;
@@ -266,7 +269,7 @@ __global__ void last_warp_tree(const int *in, int *out)
         *out = partial[0];
 }
 
-Test(emu_race, syncwarp_orders_a_warp_and_its_absence_is_a_race)
+Test(emu_race, syncwarp_orders_a_warp_and_its_absence_is_a_race, EXPECTS_MESSAGE)
 {
     std::vector<int> h(64, 2);
     int *in = to_device(h), *out = nullptr;
@@ -312,7 +315,7 @@ __global__ void copy_one_more(const int *in, int *out, int n)
         out[i % n] = in[i];
 }
 
-Test(emu_bounds, a_read_one_past_the_end_names_the_buffer_and_the_element)
+Test(emu_bounds, a_read_one_past_the_end_names_the_buffer_and_the_element, EXPECTS_MESSAGE)
 {
     std::vector<int> h(33, 5);
     int *in = to_device(h), *out = nullptr;
@@ -333,7 +336,7 @@ __global__ void shared_past_the_array(int *out)
     out[threadIdx.x] = tile[threadIdx.x + 1];
 }
 
-Test(emu_bounds, a_shared_index_past_the_array)
+Test(emu_bounds, a_shared_index_past_the_array, EXPECTS_MESSAGE)
 {
     int *out = nullptr;
     OK(cudaMalloc(&out, 32 * sizeof(int)));
@@ -342,7 +345,7 @@ Test(emu_bounds, a_shared_index_past_the_array)
     cr_assert(reported("tile[32], past the end of tile (32 elements"), "%s", kitEmuLastReport());
 }
 
-Test(emu_bounds, a_freed_buffer)
+Test(emu_bounds, a_freed_buffer, EXPECTS_MESSAGE)
 {
     std::vector<int> h(32, 5);
     int *in = to_device(h), *out = nullptr;
@@ -353,12 +356,34 @@ Test(emu_bounds, a_freed_buffer)
     cr_assert(reported("which was freed"), "%s", kitEmuLastReport());
 }
 
-Test(emu_bounds, host_code_reading_device_memory_stops_the_program, .exit_code = 2)
+Test(emu_bounds, host_code_reading_device_memory_stops_the_program, .exit_code = 2, EXPECTS_MESSAGE)
 {
     int *d = nullptr;
     OK(cudaMalloc(&d, sizeof(int)));
     volatile int *p = d;
     *p = 1; /* a GPU pointer used on the host */
+}
+
+__device__ int deep(volatile int *p, int d)
+{
+    volatile char frame[4096];
+    frame[d % 4096] = (char)d;
+    return d == 0 ? frame[0] : deep(p, d - 1) + frame[(d * 7) % 4096] + *p;
+}
+
+__global__ void recurse(int *out, int *p) { out[threadIdx.x] = deep(p, 1000); }
+
+Test(emu_bounds, a_stack_overflow_names_the_thread, EXPECTS_MESSAGE)
+{
+    int *out = nullptr, *p = nullptr;
+    OK(cudaMalloc(&out, 32 * sizeof(int)));
+    OK(cudaMalloc(&p, sizeof(int)));
+    OK(cudaMemset(p, 0, sizeof(int)));
+    recurse<<<1, 32>>>(out, p);
+    cr_assert_eq(cudaDeviceSynchronize(), cudaErrorIllegalAddress);
+    cr_assert(reported("overflowed its stack"), "%s", kitEmuLastReport());
+    recurse<<<1, 32>>>(out, p);
+    cr_assert_eq(cudaDeviceSynchronize(), cudaErrorIllegalAddress, "and again: the emulator goes on after a fault");
 }
 
 /* ---- masks, divergence, deadlocks -------------------------------------------------------------- */
@@ -380,7 +405,7 @@ __global__ void lanes_name_each_other_differently(int *out)
     out[threadIdx.x] = (int)__ballot_sync(mask, 1);
 }
 
-Test(emu_mask, a_shuffle_reading_a_lane_outside_the_mask)
+Test(emu_mask, a_shuffle_reading_a_lane_outside_the_mask, EXPECTS_MESSAGE)
 {
     int *out = nullptr;
     OK(cudaMalloc(&out, 32 * sizeof(int)));
@@ -389,7 +414,7 @@ Test(emu_mask, a_shuffle_reading_a_lane_outside_the_mask)
     cr_assert(reported("which is not in the mask 0x0000ffff"), "%s", kitEmuLastReport());
 }
 
-Test(emu_mask, a_mask_naming_lanes_that_exited)
+Test(emu_mask, a_mask_naming_lanes_that_exited, EXPECTS_MESSAGE)
 {
     int *out = nullptr;
     OK(cudaMalloc(&out, 32 * sizeof(int)));
@@ -398,7 +423,7 @@ Test(emu_mask, a_mask_naming_lanes_that_exited)
     cr_assert(reported("exit") && reported("__ballot_sync"), "%s", kitEmuLastReport());
 }
 
-Test(emu_mask, lanes_that_name_each_other_with_different_masks)
+Test(emu_mask, lanes_that_name_each_other_with_different_masks, EXPECTS_MESSAGE)
 {
     int *out = nullptr;
     OK(cudaMalloc(&out, 32 * sizeof(int)));
@@ -430,7 +455,7 @@ __global__ void wait_for_a_flag_nobody_sets(volatile int *flag)
     }
 }
 
-Test(emu_deadlock, syncthreads_reached_at_two_places)
+Test(emu_deadlock, syncthreads_reached_at_two_places, EXPECTS_MESSAGE)
 {
     int *out = nullptr;
     OK(cudaMalloc(&out, 64 * sizeof(int)));
@@ -439,7 +464,7 @@ Test(emu_deadlock, syncthreads_reached_at_two_places)
     cr_assert(reported("reached at two places"), "%s", kitEmuLastReport());
 }
 
-Test(emu_deadlock, a_barrier_and_a_vote_waiting_for_each_other)
+Test(emu_deadlock, a_barrier_and_a_vote_waiting_for_each_other, EXPECTS_MESSAGE)
 {
     int *out = nullptr;
     OK(cudaMalloc(&out, 64 * sizeof(int)));
@@ -449,7 +474,7 @@ Test(emu_deadlock, a_barrier_and_a_vote_waiting_for_each_other)
               kitEmuLastReport());
 }
 
-Test(emu_deadlock, polling_a_flag_nobody_sets)
+Test(emu_deadlock, polling_a_flag_nobody_sets, EXPECTS_MESSAGE)
 {
     int *flag = nullptr;
     OK(cudaMalloc(&flag, sizeof(int)));
@@ -509,7 +534,7 @@ __global__ void bulk_copy_into_shared(const int *in, int *out)
     out[threadIdx.x] = tile[255 - threadIdx.x];
 }
 
-Test(emu_async, a_bulk_copy_lands_when_the_barrier_completes)
+Test(emu_async, a_bulk_copy_lands_when_the_barrier_completes, EXPECTS_MESSAGE)
 {
     std::vector<int> h(256);
     std::iota(h.begin(), h.end(), 1);
@@ -587,7 +612,7 @@ static int stale_copies(bool wait, int rounds)
     return stale;
 }
 
-Test(emu_streams, operations_of_two_streams_run_in_random_legal_orders)
+Test(emu_streams, operations_of_two_streams_run_in_random_legal_orders, EXPECTS_MESSAGE)
 {
     cr_assert_eq(stale_copies(true, 40), 0, "with the event every copy sees the write");
     cr_assert_gt(stale_copies(false, 40), 0, "without it some copy runs first");
@@ -612,7 +637,7 @@ Test(emu_streams, events_time_nothing_and_fail_as_cuda_events_do)
     cr_assert_eq(cudaEventElapsedTime(&ms, start, untimed), cudaErrorInvalidResourceHandle);
 }
 
-Test(emu_memcpy, a_wrong_direction_or_range_is_refused)
+Test(emu_memcpy, a_wrong_direction_or_range_is_refused, EXPECTS_MESSAGE)
 {
     int *d = nullptr, h[8] = { 0 };
     OK(cudaMalloc(&d, 8 * sizeof(int)));
@@ -624,7 +649,7 @@ Test(emu_memcpy, a_wrong_direction_or_range_is_refused)
 }
 
 /* ---- several GPUs ------------------------------------------------------------------------------------ */
-Test(emu_gpus, reading_another_gpu_needs_peer_access)
+Test(emu_gpus, reading_another_gpu_needs_peer_access, EXPECTS_MESSAGE)
 {
     setenv("KIT_EMU_GPUS", "2", 1);
     int *on1 = nullptr, *on0 = nullptr;
@@ -679,7 +704,7 @@ Test(emu_nccl, collectives_and_point_to_point_on_four_gpus)
     }
 }
 
-Test(emu_nccl, a_group_without_every_rank_is_refused)
+Test(emu_nccl, a_group_without_every_rank_is_refused, EXPECTS_MESSAGE)
 {
     setenv("KIT_EMU_GPUS", "2", 1);
     ncclComm_t comms[2];
@@ -765,7 +790,7 @@ Test(emu_cub, float_keys_sort_as_cub_sorts_them)
         cr_assert_eq(memcmp(&got[i], &expect[i], sizeof(float)), 0, "position %zu", i);
 }
 
-Test(emu_cub, too_little_temp_storage_is_refused)
+Test(emu_cub, too_little_temp_storage_is_refused, EXPECTS_MESSAGE)
 {
     int *d = nullptr;
     OK(cudaMalloc(&d, 64 * sizeof(int)));
