@@ -296,10 +296,11 @@ $(BUILD)/tests/kit_tests: $(TEST_OBJ) $(SOLUTION_LIBS) $(COMMON_OBJ)
 	$(NVCC) -arch=$(ARCH) -o $@ $^ -lcriterion $(LDLIBS) $(if $(HAVE_NCCL),$(NCCL_LDLIBS))
 
 # The same suites under the CPU emulator: every lab (lab6 on the NCCL stand-in), its
-# kernels built for the CPU (EMU_BUILD above), and the emulator's own (tests/emu).
-EMU_TEST_OBJ := $(patsubst %,$(EMU_BUILD)/%.o,$(wildcard tests/cpu/*.c tests/gpu/*.c tests/emu/*.cu))
+# kernels built for the CPU (EMU_BUILD above), and the emulator's own (tests/emu;
+# test_rewrite.c runs the rewriter, hence the order-only prerequisite).
+EMU_TEST_OBJ := $(patsubst %,$(EMU_BUILD)/%.o,$(wildcard tests/cpu/*.c tests/gpu/*.c tests/emu/*.c tests/emu/*.cu))
 EMU_TEST_LIBS := $(foreach d,$(LAB_DIRS),$(call emu_lab_lib_obj,$(SOURCE_TREE),$(d)))
-$(EMU_BUILD)/tests/kit_tests: $(EMU_TEST_OBJ) $(EMU_TEST_LIBS) $(EMU_COMMON_OBJ) $(EMU_RUNTIME_OBJ)
+$(EMU_BUILD)/tests/kit_tests: $(EMU_TEST_OBJ) $(EMU_TEST_LIBS) $(EMU_COMMON_OBJ) $(EMU_RUNTIME_OBJ) | $(EMU_REWRITE)
 	@mkdir -p $(dir $@)
 	$(CXX) -o $@ $^ -lcriterion $(EMU_LDLIBS)
 

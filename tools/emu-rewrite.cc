@@ -215,7 +215,7 @@ std::string rewrite_shared(const std::string &decl_text, bool is_extern, size_t 
     std::string type = base;
     while (!type.empty() && (type.back() == '*' || type.back() == '&' || type.back() == ' '))
         type.pop_back();
-    std::string first_stars = base.substr(type.size());
+    std::string first_stars = trim(base.substr(type.size()));
     std::string out;
     for (size_t k = 0; k < parts.size(); k++) {
         declarator d = k == 0 ? first : read_declarator(parts[k], at);

@@ -54,7 +54,6 @@ struct ptx_insn {
     ptx_op op = P_NOP;
     int width = 8, lanes = 1;
     unsigned order = 0; /* ACC_ACQUIRE, ACC_RELEASE */
-    bool polls = false; /* relaxed or stronger: a place other threads may run */
     ptx_cmp cmp = C_EQ;
     bool is_signed = false;
     collective vote = COLL_BALLOT;
@@ -187,7 +186,6 @@ struct ptx_compiler {
             in.op = o == "ld" ? P_LD : P_ST;
             in.lanes = has("v2") ? 2 : has("v4") ? 4 : 1;
             in.order = has("acquire") ? ACC_ACQUIRE : has("release") ? ACC_RELEASE : 0;
-            in.polls = in.order || has("relaxed") || has("volatile");
             ptx_args values = list(args[o == "ld" ? 0 : 1]);
             if (values.size() != in.lanes)
                 fail("a vector operand of the wrong length");
@@ -323,9 +321,9 @@ static void run(const ptx_insn &in, uint64_t *regs, const char *file, int line)
                 store(at, in.width, value_of(in.src[k + 1], regs) & mask, in.order, file, line);
             }
         }
-        if (in.op == P_LD && in.polls)
+        if (in.op == P_LD) /* a load that sees the same value again is a poll */
             polled(a, first);
-        else if (in.polls)
+        else /* after a store, another block may run */
             sync_point(file, line);
         return;
     }

@@ -293,17 +293,31 @@ inline void __nanosleep(unsigned ns, KIT_EMU_HERE) { (void)ns, ::kit_emu::spin_p
 inline long long clock64() { return ::kit_emu::clock_ticks(); }
 inline void __trap(KIT_EMU_HERE) { ::kit_emu::trap(file, line); }
 
-/* ---- loads and stores with cache hints (plain accesses here) ------------------- */
-#define KIT_EMU_LOAD(NAME)                          \
-    template <class T>                              \
-    inline T NAME(const T *p) { return *p; }
-KIT_EMU_LOAD(__ldg)
-KIT_EMU_LOAD(__ldcg)
-KIT_EMU_LOAD(__ldca)
-KIT_EMU_LOAD(__ldcs)
-KIT_EMU_LOAD(__ldlu)
-KIT_EMU_LOAD(__ldcv)
-#undef KIT_EMU_LOAD
+/* ---- loads and stores with cache hints ------------------------------------------ */
+/* Past L1 (cg, cv, lu, cs): a volatile load here, which the emulator watches for
+ * polling; through L1 or the read-only path (ca, g): a plain one. */
+namespace kit_emu {
+template <class T>
+inline T load_past_l1(const T *p)
+{
+    if constexpr (std::is_scalar<T>::value)
+        return *(const volatile T *)p;
+    else
+        return *p;
+}
+} // namespace kit_emu
+template <class T>
+inline T __ldg(const T *p) { return *p; }
+template <class T>
+inline T __ldca(const T *p) { return *p; }
+template <class T>
+inline T __ldcg(const T *p) { return ::kit_emu::load_past_l1(p); }
+template <class T>
+inline T __ldcs(const T *p) { return ::kit_emu::load_past_l1(p); }
+template <class T>
+inline T __ldlu(const T *p) { return ::kit_emu::load_past_l1(p); }
+template <class T>
+inline T __ldcv(const T *p) { return ::kit_emu::load_past_l1(p); }
 #define KIT_EMU_STORE(NAME)                         \
     template <class T>                              \
     inline void NAME(T *p, T v) { *p = v; }
