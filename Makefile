@@ -26,7 +26,7 @@ endif
 CC ?= gcc
 # Goals that compile nothing leave it alone (make help on a machine without a GPU
 # must not turn the next build into an sm_75 one).
-NO_BUILD_GOALS := help deps labs check-labs plots tables check-tables site site-test clean
+NO_BUILD_GOALS := help deps labs check-labs plots tables check-tables check-data site site-test clean
 ifneq ($(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
 $(shell mkdir -p build; [ "$$(cat $(ARCH_STAMP) 2>/dev/null)" = "$(ARCH)" ] || echo "$(ARCH)" > $(ARCH_STAMP))
 endif
@@ -88,7 +88,7 @@ lab_src = $(wildcard $(1)/$(2)/*.c $(1)/$(2)/*.cu)
 lab_obj = $(patsubst %,$(BUILD)/%.o,$(call lab_src,$(1),$(2)))
 lab_lib_obj = $(filter-out %/main.c.o,$(call lab_obj,$(1),$(2)))
 
-.PHONY: all help deps labs check-labs test grade profile sanitize plots tables check-tables bench dist clean site site-test FORCE
+.PHONY: all help deps labs check-labs test grade profile sanitize plots tables check-tables check-data bench dist clean site site-test FORCE
 
 ifeq ($(SOURCE_TREE),solutions)
 all: $(addprefix solution,$(BUILD_NUMS)) $(addprefix lab,$(BUILD_NUMS))
@@ -119,6 +119,7 @@ help:
 	@echo "  make plots           render plots/*.png from plots/data/*.csv with gnuplot"
 	@echo "  make tables          fill the results tables of lectures, notebooks and sheets from plots/data"
 	@echo "  make check-tables    fail if a committed table differs from its CSV (CI runs it)"
+	@echo "  make check-data      fail if a file under plots/data/ is referenced nowhere (CI runs it)"
 	@echo "  (lab5 tuning)        bash plots/bench-lab5.sh --build-tune DIR, then --tune DIR OUT on the GPU:"
 	@echo "                       onesweep's tile shapes (lab5.h) side by side with CUB"
 	@echo "  make dist            pack a student copy (no solutions/) into dist/cuda-kit-student.tar.gz,"
@@ -299,6 +300,10 @@ tables:
 
 check-tables:
 	@python3 tools/tables.py --check $(TABLE_DOCS) && echo "tables match plots/data"
+
+# Every file under plots/data must be named somewhere outside it (CI).
+check-data:
+	@bash tools/check-data.sh
 
 # ---- starter code and the student copy (the instructor's tree only) ---------------------
 ifeq ($(SOURCE_TREE),solutions)
