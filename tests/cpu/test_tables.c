@@ -43,7 +43,7 @@ Test(tables, a_block_is_filled_from_its_csv)
     cr_assert(not(eq(ptr, strstr(out, "| variant | 1024 | 2048 |"), NULL)), "%s", out);
     cr_assert(not(eq(ptr, strstr(out, "| fast | 0.94 | 0.96 |"), NULL)), "%s", out);
     cr_assert(not(eq(ptr, strstr(out, "| slow | 0.41 | - |"), NULL)), "%s", out);
-    cr_assert(not(eq(ptr, strstr(out, "Measured on Test GPU, CUDA 13.0, 2026-01-01"), NULL)), "%s", out);
+    cr_assert(not(eq(ptr, strstr(out, "Measured on Test GPU, CUDA 13.0: "), NULL)), "%s", out);
     cr_assert(not(eq(ptr, strstr(out, "Text after."), NULL)), "%s", out);
     out = tables(&status, dir, "--check");
     cr_assert(eq(int, status, 0), "a table just generated must check clean: %s", out);
