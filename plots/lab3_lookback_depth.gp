@@ -13,7 +13,7 @@ set style fill solid 0.8 border -1
 set boxwidth 0.36
 set xtics rotate by -25 scale 0
 set key inside right top
-plot 32 with lines lc rgb "#555555" dt 2 lw 1.5 title "one window (32 tiles)", \
+plot 32 with lines lc rgb "#9a9a9a" dt 2 lw 1 title "one window (32 tiles)", \
      rows using ($0 - 0.19):2:xtic(1) with boxes lt 1 title "mean, n = 2^{24}", \
      rows using ($0 + 0.19):4 with boxes lt 2 title "mean, n = 2^{28}", \
      rows using ($0 - 0.19):2:(sprintf("%.0f", $2)) with labels offset 0,0.7 notitle, \
