@@ -88,7 +88,7 @@ lab_src = $(wildcard $(1)/$(2)/*.c $(1)/$(2)/*.cu)
 lab_obj = $(patsubst %,$(BUILD)/%.o,$(call lab_src,$(1),$(2)))
 lab_lib_obj = $(filter-out %/main.c.o,$(call lab_obj,$(1),$(2)))
 
-.PHONY: all help deps labs check-labs test grade profile sanitize plots tables check-tables check-data bench dist clean site site-test FORCE
+.PHONY: all help deps labs check-labs test grade profile sanitize plots tables check-tables check-data check-figures bench dist clean site site-test FORCE
 
 ifeq ($(SOURCE_TREE),solutions)
 all: $(addprefix solution,$(BUILD_NUMS)) $(addprefix lab,$(BUILD_NUMS))
@@ -120,6 +120,7 @@ help:
 	@echo "  make tables          fill the results tables of lectures, notebooks and sheets from plots/data"
 	@echo "  make check-tables    fail if a committed table differs from its CSV (CI runs it)"
 	@echo "  make check-data      fail if a file under plots/data/ is referenced nowhere (CI runs it)"
+	@echo "  make check-figures   fail if a figure drawn from a trace no longer matches the code (CI runs it)"
 	@echo "  (lab5 tuning)        bash plots/bench-lab5.sh --build-tune DIR, then --tune DIR OUT on the GPU:"
 	@echo "                       onesweep's tile shapes (lab5.h) side by side with CUB"
 	@echo "  make dist            pack a student copy (no solutions/) into dist/cuda-kit-student.tar.gz,"
@@ -300,6 +301,15 @@ tables:
 
 check-tables:
 	@python3 tools/tables.py --check $(TABLE_DOCS) && echo "tables match plots/data"
+
+# Figures drawn from the kit's own traces must still match the code that prints
+# them (CI): lab 4's Merge Path grid (plots/lab4_merge_path_grid.gp).
+ifeq ($(SOURCE_TREE),solutions)
+check-figures: solution4
+	@./solution4 --trace | awk -f plots/lab4_trace.awk | cmp -s - plots/data/lab4_trace.csv || \
+	  { echo "plots/data/lab4_trace.csv is stale: ./solution4 --trace | awk -f plots/lab4_trace.awk > plots/data/lab4_trace.csv, then make plots" >&2; exit 1; }
+	@echo "figures match the traces of the code"
+endif
 
 # Every file under plots/data must be named somewhere outside it (CI).
 check-data:
