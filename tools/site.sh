@@ -53,6 +53,10 @@ chart_section() {
     printf '<figure class="chart">\n\n[![%s](../../%s)](../../%s)\n\n' "$(chart_caption "$gp")" "$png" "$png"
     printf '<figcaption>%s (click to enlarge; data: <code>%s</code>)</figcaption></figure>\n' \
         "$(chart_caption "$gp" | sed 's/&/\&amp;/g; s/</\&lt;/g')" "${csv##*/}"
+    if [[ $csv != *.csv ]]; then # a chart drawn from a program's text output
+        printf '\nThe numbers: [%s](../../%s)\n' "${csv##*/}" "$csv"
+        return 0
+    fi
     echo
     printf '<details%s><summary>the numbers: %s</summary>\n<div class="table-wrap">\n' "$open" "${csv##*/}"
     awk -f "$kit/csv2html.awk" -v name="${csv##*/}" "$csv"
@@ -128,10 +132,12 @@ for n in $numbers; do
             add_page "$work/labs/$name/results.md" "labs/$name/results.html" "Lab $n results" "plots/data/lab$n*"
         fi
     done
-    # the lab's notebook: the measurement history behind the lecture, an appendix page
-    for f in lectures/notebooks/$(printf %02d "$n")-*.md; do
-        [[ -f $f ]] && add_page "$f" "${f%.md}.html" "Lab $n notebook" "$f"
-    done
+done
+# Appendix: the labs' notebooks (the measurement history behind each lecture), in lab order.
+for f in lectures/notebooks/[0-9][0-9]-*.md; do
+    [[ -f $f ]] || continue
+    n=${f#lectures/notebooks/}
+    add_page "$f" "${f%.md}.html" "Notebook $((10#${n%%-*}))" "$f"
 done
 
 # What links.lua needs: the repository path of every page (sheets under both
@@ -168,11 +174,16 @@ find . \( -name .git -o -path ./build -o -path ./dist -o -path ./solutions -o -p
         ((i == 0)) && continue
         case ${label[$i]} in
         Lecture*|Lab*) g=${label[$i]#* } g=${g%% *} ;;
+        Notebook*) g=notebooks ;;
         *) g="" ;;
         esac
         if [[ $g != "$group" ]]; then
             group=$g
-            printf '\n## Lab %s\n\n' "$g"
+            if [[ $g == notebooks ]]; then
+                printf '\n## Appendix: the labs'"'"' notebooks\n\n'
+            else
+                printf '\n## Lab %s\n\n' "$g"
+            fi
         fi
         repo=$(awk -F'\t' -v d="${dst[$i]}" '$2 == d { print $1; exit }' "$pages_file")
         title=$(title_of "${src[$i]}")
