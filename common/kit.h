@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <cuda_runtime_api.h>
 
+#include "kit_hd.h" /* KIT_HD, KIT_FULL_MASK, kit_div_up */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -232,9 +234,6 @@ typedef struct {
 /* prepare, run once, wait, check: PASS, FAIL, TODO or ERROR with the reason.
  * The driver and the GPU tests both judge a case with this. */
 kit_status kit_check_case(const kit_case *c, cudaStream_t stream, char *why, size_t len);
-
-/* Blocks of `per_block` needed to cover `work` items. */
-static inline size_t kit_div_up(size_t work, size_t per_block) { return (work + per_block - 1) / per_block; }
 
 typedef struct {
     const char *lab, *type, *dist; /* for the table and CSV */

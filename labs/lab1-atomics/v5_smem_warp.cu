@@ -210,7 +210,7 @@ __global__ void scatter_add_smem_warp(const int *__restrict__ keys, const double
      * all 32 lanes vote together. */
     for (size_t i0 = warp_first; i0 < n; i0 += (size_t)gridDim.x * NT) {
         size_t i = i0 + lab1_lane_id();
-        unsigned active = __ballot_sync(LAB1_FULL_MASK, i < n);
+        unsigned active = __ballot_sync(KIT_FULL_MASK, i < n);
         if (i < n)
             add_one(mine, active, keys[i], values[i]);
     }

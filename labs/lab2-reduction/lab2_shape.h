@@ -1,16 +1,12 @@
 /* lab2_shape.h: the launch-shape arithmetic of lab2, shared by the launchers, the
- * kernels and the CPU suite (tests/cpu/test_lab2_ref.c). Valid C11 and CUDA C++:
- * every function is static inline and __host__ __device__ under nvcc. */
+ * kernels and the CPU suite (tests/cpu/test_lab2_ref.c). Valid C11 and CUDA C++
+ * (KIT_HD, kit_hd.h). */
 #ifndef LAB2_SHAPE_H
 #define LAB2_SHAPE_H
 
 #include <stddef.h>
 
-#ifdef __CUDACC__
-#define LAB2_HD __host__ __device__
-#else
-#define LAB2_HD
-#endif
+#include "kit_hd.h"
 
 /* The smallest number of values one block of a multi-pass variant reduces (one
  * per thread, 256 threads). It bounds how many block partials the first pass can
@@ -18,7 +14,7 @@
 #define LAB2_MIN_ITEMS_PER_BLOCK 256
 
 /* Values in one 16-byte vector load: 4 for 4-byte values, 2 for 8-byte ones. */
-LAB2_HD static inline size_t lab2_per_vector(size_t value_bytes)
+KIT_HD size_t lab2_per_vector(size_t value_bytes)
 {
     return 16 / value_bytes;
 }
@@ -26,10 +22,9 @@ LAB2_HD static inline size_t lab2_per_vector(size_t value_bytes)
 /* Blocks of one pass over `count` values when a block covers `items_per_block`
  * of them. `max_blocks` > 0 caps the grid (grid-stride kernels loop over the
  * rest); 0 means "one block per items_per_block values". 0 blocks for count 0. */
-LAB2_HD static inline size_t lab2_pass_blocks(size_t count, size_t items_per_block,
-                                              size_t max_blocks)
+KIT_HD size_t lab2_pass_blocks(size_t count, size_t items_per_block, size_t max_blocks)
 {
-    size_t blocks = (count + items_per_block - 1) / items_per_block;
+    size_t blocks = kit_div_up(count, items_per_block);
     if (max_blocks > 0 && blocks > max_blocks)
         blocks = max_blocks;
     return blocks;
@@ -68,18 +63,18 @@ static inline size_t lab2_partials_capacity(size_t n)
  * blocks round-robin; the vectors after the last whole tile, then the values
  * after the last whole vector (count % per_vector), are spread over every thread
  * of the grid. */
-LAB2_HD static inline size_t lab2_full_tiles(size_t vectors, int nt, int vt)
+KIT_HD size_t lab2_full_tiles(size_t vectors, int nt, int vt)
 {
     return vectors / ((size_t)nt * (size_t)vt);
 }
 
-LAB2_HD static inline size_t lab2_tile_vector(size_t tile, int k, int tid, int nt, int vt)
+KIT_HD size_t lab2_tile_vector(size_t tile, int k, int tid, int nt, int vt)
 {
     return tile * (size_t)nt * (size_t)vt + (size_t)k * (size_t)nt + (size_t)tid;
 }
 
 /* Values of input one block of NT x VT vectors covers per tile. */
-LAB2_HD static inline size_t lab2_tile_items(int nt, int vt, size_t value_bytes)
+KIT_HD size_t lab2_tile_items(int nt, int vt, size_t value_bytes)
 {
     return (size_t)nt * (size_t)vt * lab2_per_vector(value_bytes);
 }

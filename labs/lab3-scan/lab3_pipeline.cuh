@@ -125,7 +125,7 @@ template <typename S, typename T>
 static __device__ __forceinline__ void fill_stage(const T *in, size_t n, unsigned int t, bool in_aligned, T *stage,
                                                   stage_barrier &landed)
 {
-    // TODO(Step 3.7): count = lab3_tile_items; bulk = whole vectors when in_aligned (else 0): cuda::memcpy_async(warp tile, stage, in + base, cuda::aligned_size_t<16>(bulk bytes), landed); lanes copy values bulk .. count (rounded up to a vector) and zero the vectors past it; fence_before_bulk_copies if they wrote; every lane arrives: (void)landed.arrive() (about 17 lines)
+    // TODO(Step 3.7): count = kit_tile_items; bulk = whole vectors when in_aligned (else 0): cuda::memcpy_async(warp tile, stage, in + base, cuda::aligned_size_t<16>(bulk bytes), landed); lanes copy values bulk .. count (rounded up to a vector) and zero the vectors past it; fence_before_bulk_copies if they wrote; every lane arrives: (void)landed.arrive() (about 17 lines)
     (void)in, (void)n, (void)t, (void)in_aligned, (void)stage, (void)landed;
 }
 

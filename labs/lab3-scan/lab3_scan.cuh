@@ -22,8 +22,6 @@
 
 #include "lab3.h"
 
-#define LAB3_FULL_MASK 0xffffffffu
-
 /* ---- warp and block scans ----------------------------------------------------- */
 
 /* Inclusive scan across the 32 lanes of a full warp (all lanes must call it). */
@@ -41,7 +39,7 @@ static __device__ __forceinline__ T lab3_warp_sum(T x)
 {
 #pragma unroll
     for (int d = 16; d > 0; d /= 2)
-        x += __shfl_xor_sync(LAB3_FULL_MASK, x, d);
+        x += __shfl_xor_sync(KIT_FULL_MASK, x, d);
     return x;
 }
 

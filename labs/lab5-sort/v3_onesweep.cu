@@ -75,20 +75,20 @@ enum {
 [[maybe_unused]] static __device__ __forceinline__ uint32_t warp_and(uint32_t x)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    return __reduce_and_sync(LAB5_FULL_MASK, x);
+    return __reduce_and_sync(KIT_FULL_MASK, x);
 #else
     for (int d = 16; d > 0; d /= 2)
-        x &= __shfl_xor_sync(LAB5_FULL_MASK, x, d);
+        x &= __shfl_xor_sync(KIT_FULL_MASK, x, d);
     return x;
 #endif
 }
 [[maybe_unused]] static __device__ __forceinline__ uint32_t warp_or(uint32_t x)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    return __reduce_or_sync(LAB5_FULL_MASK, x);
+    return __reduce_or_sync(KIT_FULL_MASK, x);
 #else
     for (int d = 16; d > 0; d /= 2)
-        x |= __shfl_xor_sync(LAB5_FULL_MASK, x, d);
+        x |= __shfl_xor_sync(KIT_FULL_MASK, x, d);
     return x;
 #endif
 }

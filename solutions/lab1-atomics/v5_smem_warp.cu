@@ -176,7 +176,7 @@ __device__ __forceinline__ void add_full_tiles(int *mine, const int4 *quads, siz
             k[u] = load_quad<READ_ONCE>(&tile[u * LAB1_WARP + lane]);
 #pragma unroll
         for (int u = 0; u < LOADS; u++)
-            add_quad(mine, LAB1_FULL_MASK, k[u]);
+            add_quad(mine, KIT_FULL_MASK, k[u]);
     }
     // STUB: (void)mine;
     // STUB: (void)quads;
@@ -197,7 +197,7 @@ __device__ __forceinline__ void add_tail(int *mine, const int *keys, size_t n, s
     const int lane = lab1_lane_id();
     for (size_t q0 = first_quad + my_warp * LAB1_WARP; q0 < quads; q0 += warps * LAB1_WARP) {
         size_t q = q0 + lane;
-        unsigned active = __ballot_sync(LAB1_FULL_MASK, q < quads);
+        unsigned active = __ballot_sync(KIT_FULL_MASK, q < quads);
         if (q < quads)
             add_quad(mine, active, reinterpret_cast<const int4 *>(keys)[q]);
     }
@@ -285,7 +285,7 @@ __global__ void scatter_add_smem_warp(const int *__restrict__ keys, const double
      * all 32 lanes vote together. */
     for (size_t i0 = warp_first; i0 < n; i0 += (size_t)gridDim.x * NT) {
         size_t i = i0 + lab1_lane_id();
-        unsigned active = __ballot_sync(LAB1_FULL_MASK, i < n);
+        unsigned active = __ballot_sync(KIT_FULL_MASK, i < n);
         if (i < n)
             add_one(mine, active, keys[i], values[i]);
     }

@@ -125,11 +125,11 @@ template <typename S, typename T>
 static __device__ __forceinline__ void fill_stage(const T *in, size_t n, unsigned int t, bool in_aligned, T *stage,
                                                   stage_barrier &landed)
 {
-    // BEGIN SOLUTION (Step 3.7): count = lab3_tile_items; bulk = whole vectors when in_aligned (else 0): cuda::memcpy_async(warp tile, stage, in + base, cuda::aligned_size_t<16>(bulk bytes), landed); lanes copy values bulk .. count (rounded up to a vector) and zero the vectors past it; fence_before_bulk_copies if they wrote; every lane arrives: (void)landed.arrive()
+    // BEGIN SOLUTION (Step 3.7): count = kit_tile_items; bulk = whole vectors when in_aligned (else 0): cuda::memcpy_async(warp tile, stage, in + base, cuda::aligned_size_t<16>(bulk bytes), landed); lanes copy values bulk .. count (rounded up to a vector) and zero the vectors past it; fence_before_bulk_copies if they wrote; every lane arrives: (void)landed.arrive()
     const cooperative_groups::thread_block_tile<32> warp =
         cooperative_groups::tiled_partition<32>(cooperative_groups::this_thread_block());
     const size_t base = (size_t)t * S::NV;
-    const int count = (int)lab3_tile_items(n, S::NV, t);
+    const int count = (int)kit_tile_items(n, S::NV, t);
     const int bulk = in_aligned ? count / S::PER_VEC * S::PER_VEC : 0; /* values in whole 16-byte vectors */
     if (bulk > 0)
         cuda::memcpy_async(warp, stage, in + base, cuda::aligned_size_t<16>((size_t)bulk * sizeof(T)), landed);
@@ -174,7 +174,7 @@ static __device__ void load_tiles(const T *in, size_t n, bool in_aligned, Status
 {
     // BEGIN SOLUTION (Step 3.7): S = the ring's shape; slot = 0, 1, ...: s = slot % S::STAGES; from slot S::STAGES on, empty[s].wait_parity(use_parity(slot - S::STAGES, S::STAGES)); lane 0 draws the ticket (draw_ticket_rewinding: the launch's last draw sets the counter back to 0), writes tile_of[s] and, when in_aligned, prefetch_ahead<S>; __shfl_sync shares the ticket; a real tile: fill_stage<S>, past the last: landed[s].arrive() and return
     typedef typename Ring::shape S;
-    const size_t tiles = lab3_tile_count(n, S::NV);
+    const size_t tiles = kit_div_up(n, S::NV);
     const int lane = threadIdx.x % 32;
     for (unsigned int slot = 0;; slot++) {
         const int s = slot % S::STAGES;
@@ -187,7 +187,7 @@ static __device__ void load_tiles(const T *in, size_t n, bool in_aligned, Status
             if (in_aligned)
                 prefetch_ahead<S>(in, tiles, t);
         }
-        t = __shfl_sync(LAB3_FULL_MASK, t, 0);
+        t = __shfl_sync(KIT_FULL_MASK, t, 0);
         if (t >= tiles) { /* tell the stations to stop */
             (void)sm.landed[s].arrive();
             return;

@@ -22,8 +22,6 @@
 
 #include "lab3.h"
 
-#define LAB3_FULL_MASK 0xffffffffu
-
 /* ---- warp and block scans ----------------------------------------------------- */
 
 /* Inclusive scan across the 32 lanes of a full warp (all lanes must call it). */
@@ -34,7 +32,7 @@ static __device__ __forceinline__ T lab3_warp_inclusive_scan(T x)
     const int lane = threadIdx.x & 31;
 #pragma unroll
     for (int d = 1; d < 32; d *= 2) {
-        T y = __shfl_up_sync(LAB3_FULL_MASK, x, d);
+        T y = __shfl_up_sync(KIT_FULL_MASK, x, d);
         if (lane >= d)
             x += y;
     }
@@ -50,7 +48,7 @@ static __device__ __forceinline__ T lab3_warp_sum(T x)
 {
 #pragma unroll
     for (int d = 16; d > 0; d /= 2)
-        x += __shfl_xor_sync(LAB3_FULL_MASK, x, d);
+        x += __shfl_xor_sync(KIT_FULL_MASK, x, d);
     return x;
 }
 
@@ -455,12 +453,12 @@ static __device__ __forceinline__ V lab3_lookback_window(lab3_tile_status<V, ORD
                 flag = LAB3_STATUS_P;
                 value = 0;
             }
-            if (!__any_sync(LAB3_FULL_MASK, flag == LAB3_STATUS_X))
+            if (!__any_sync(KIT_FULL_MASK, flag == LAB3_STATUS_X))
                 break;
             waits++;
             lab3_backoff();
         }
-        unsigned int p_lanes = __ballot_sync(LAB3_FULL_MASK, flag == LAB3_STATUS_P);
+        unsigned int p_lanes = __ballot_sync(KIT_FULL_MASK, flag == LAB3_STATUS_P);
         int last = p_lanes ? __ffs(p_lanes) - 1 : 31; /* nearest P, or the whole window */
         exclusive_prefix += lab3_warp_sum(lane <= last ? value : V(0));
         depth += (unsigned long long)last + 1;

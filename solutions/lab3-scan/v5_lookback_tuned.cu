@@ -112,7 +112,7 @@ __global__ void __launch_bounds__(NT, LAB3_TUNED_MIN_BLOCKS) tuned_scan(const T 
     __shared__ T tile_prefix;
     const unsigned int t = status.take_tile();
     const size_t base = (size_t)t * S::NV;
-    const size_t count = lab3_tile_items(n, S::NV, t);
+    const size_t count = kit_tile_items(n, S::NV, t);
     const bool vectors = aligned && count == (size_t)S::NV;
     load_tile_async(in + base, count, vectors, tile);
 
@@ -150,7 +150,7 @@ static int lookback_tuned(const lab3_scan_io *io, cudaStream_t stream)
 {
     // BEGIN SOLUTION (Step 3.5): reset status; once (a function-local static bool): cudaFuncSetAttribute(tuned_scan<T>, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared) so 7 blocks fit; aligned = in and out both 16-byte aligned (tiles are whole 16-byte vectors, so the base pointers decide); launch one block per tile
     typedef tile_shape<T> S;
-    size_t tiles = lab3_tile_count(io->n, S::NV);
+    size_t tiles = kit_div_up(io->n, S::NV);
     if (int err = lab3_tile_status<T>::reset(io->ws, tiles, stream))
         return err;
     static bool configured; /* once per type: ask for the largest shared-memory carveout, so 7 blocks fit */

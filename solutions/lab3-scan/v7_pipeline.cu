@@ -299,7 +299,7 @@ static __device__ void scan_tiles(T *out, size_t n, int exclusive, bool out_alig
 {
     // BEGIN SOLUTION (Step 3.7): slot = 0, 1, ...: ready[s].wait_parity(use_parity(slot)); t = tile_of[s], return when past the last tile; read_values, thread sum, lab3_warp_inclusive_scan; lab3_thread_scan from tile_prefix[s] + warp_prefix[s][warp] + the warp's exclusive prefix; write_values; __syncwarp; lab3_store_tile_vectors<32, WARP_NV> of the warp's own part only (lane = rank); fence_before_bulk_copies; empty[s].arrive()
     typedef pipeline_shape<T> S;
-    const size_t tiles = lab3_tile_count(n, S::NV);
+    const size_t tiles = kit_div_up(n, S::NV);
     const int warp = threadIdx.x / 32;
     for (unsigned int slot = 0;; slot++) {
         const int s = slot % STAGES;
@@ -322,7 +322,7 @@ static __device__ void scan_tiles(T *out, size_t n, int exclusive, bool out_alig
         /* The warp stores its own part (32 x VECS vectors) and nothing past it: on a
          * partial tile the other warps' parts may not be scanned yet (racecheck caught
          * a version that stored them). */
-        const size_t count = lab3_tile_items(n, S::NV, t);
+        const size_t count = kit_tile_items(n, S::NV, t);
         const long long first = (long long)warp * S::WARP_NV;           /* the warp's part of the tile */
         const long long in_part = (long long)count - first;              /* values of the tile from there on */
         const size_t mine = in_part <= 0 ? 0 : in_part < S::WARP_NV ? (size_t)in_part : S::WARP_NV;
@@ -358,7 +358,7 @@ __global__ void __launch_bounds__(THREADS, pipeline_shape<T>::BLOCKS_PER_SM)
     __syncthreads(); /* the only block-wide barrier: from here on each warp goes its own way */
 
     const int warp = threadIdx.x / 32;
-    const size_t tiles = lab3_tile_count(n, pipeline_shape<T>::NV);
+    const size_t tiles = kit_div_up(n, pipeline_shape<T>::NV);
     if (warp < CONSUMER_WARPS)
         scan_tiles(out, n, exclusive, out_aligned, sm);
     else if (warp == LOADER_WARP)
@@ -376,7 +376,7 @@ static int launch_pipeline_scan(const lab3_scan_io *io, cudaStream_t stream)
 {
     // BEGIN SOLUTION (Step 3.7): the status of a new epoch (scan_status<T>::begin_epoch: no memset); once per type (a function-local static): lab3_pipeline_resident_blocks(pipeline_scan<T>, THREADS, sizeof(pipeline_smem<T>), &resident); grid = min(tiles, resident blocks) of THREADS threads; in_aligned and out_aligned apart
     typedef pipeline_shape<T> S;
-    const size_t tiles = lab3_tile_count(io->n, S::NV);
+    const size_t tiles = kit_div_up(io->n, S::NV);
     scan_status<T> status;
     if (int err = scan_status<T>::begin_epoch(io->ws, tiles, stream, &status))
         return err;

@@ -154,14 +154,14 @@ static __device__ void flag_tiles(size_t n, uint32_t keep_pct, count_status stat
 {
     // BEGIN SOLUTION (Step 3.8): slot = 0, 1, ...: landed[s].wait_parity(use_parity(slot, S::STAGES)); t = tile_of[s]; a real tile: read_values, keep mask and count (index < count && lab3_keep((uint64_t)v, keep_pct)), warp scan of the counts, __syncwarp, kept values to part[rank ..], fence_before_bulk_copies; lane 0: warp_kept[s][warp], atomicAdd(&tally[s], (1ull << 32) + warp count); the last warp: tally[s] = 0, aggregate[s], set_inclusive (t == 0) or set_aggregate; all: summed[s].arrive(); past the last tile: return after arriving
     typedef select_shape<T> S;
-    const size_t tiles = lab3_tile_count(n, S::NV);
+    const size_t tiles = kit_div_up(n, S::NV);
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     for (unsigned int slot = 0;; slot++) {
         const int s = slot % S::STAGES;
         sm.landed[s].wait_parity(use_parity(slot, S::STAGES));
         const unsigned int t = sm.tile_of[s];
         if (t < tiles) {
-            const size_t count = lab3_tile_items(n, S::NV, t);
+            const size_t count = kit_tile_items(n, S::NV, t);
             T v[S::VT];
             read_values(sm.stage[s], v);
             uint32_t kept_mask = 0, kept = 0;
@@ -174,7 +174,7 @@ static __device__ void flag_tiles(size_t n, uint32_t keep_pct, count_status stat
                 }
             }
             const uint32_t inclusive = lab3_warp_inclusive_scan(kept);
-            const uint32_t warp_count = __shfl_sync(LAB3_FULL_MASK, inclusive, 31);
+            const uint32_t warp_count = __shfl_sync(KIT_FULL_MASK, inclusive, 31);
             uint32_t rank = inclusive - kept;
             __syncwarp(); /* every lane has read its values before any is overwritten */
             T *part = sm.stage[s] + warp * S::WARP_NV;
@@ -236,7 +236,7 @@ static __device__ void write_tiles(T *out, size_t n, unsigned long long *d_count
 {
     // BEGIN SOLUTION (Step 3.8): slot = 0, 1, ...: ready[s].wait_parity(use_parity(slot, S::STAGES)); t = tile_of[s], return when past the last tile; wait_overwritten_tiles(status, t, tile_prefix[s], aggregate[s]); first = tile_prefix[s]; for each flagger part w: this writer's parts (w / (FLAG_WARPS / WRITER_WARPS) == writer) copy warp_kept[s][w] values from part w to out[first ..] (j = lane, lane + 32, ...); first += warp_kept[s][w]; last tile: writer 0's lane 0 stores first in *d_count; fence_before_bulk_copies; empty[s].arrive()
     typedef select_shape<T> S;
-    const size_t tiles = lab3_tile_count(n, S::NV);
+    const size_t tiles = kit_div_up(n, S::NV);
     const int writer = threadIdx.x / 32 - FIRST_WRITER_WARP, lane = threadIdx.x % 32;
     for (unsigned int slot = 0;; slot++) {
         const int s = slot % S::STAGES;
@@ -293,7 +293,7 @@ __global__ void __launch_bounds__(THREADS, select_shape<T>::BLOCKS_PER_SM)
     else if (warp == LOADER_WARP)
         load_tiles(in, n, in_aligned, status, sm);
     else if (warp == LOOKBACK_WARP)
-        look_back_tiles(lab3_tile_count(n, select_shape<T>::NV), status, (unsigned long long *)NULL, sm);
+        look_back_tiles(kit_div_up(n, select_shape<T>::NV), status, (unsigned long long *)NULL, sm);
     else
         write_tiles(out, n, d_count, status, sm);
     // STUB: (void)in, (void)out, (void)n, (void)keep_pct, (void)in_aligned, (void)status, (void)d_count;
@@ -304,7 +304,7 @@ template <typename T>
 static int select_pipeline(const lab3_select_io *io, cudaStream_t stream)
 {
     // BEGIN SOLUTION (Step 3.8): count statuses of a new epoch for this step's tiles (select_shape; count_status::begin_epoch); once per type: lab3_pipeline_resident_blocks(select_pipeline_kernel<T>, THREADS, sizeof(select_ring<T>), &resident); grid = min(tiles, resident) of THREADS threads; in_aligned = in is 16-byte aligned (the stores go item by item)
-    const size_t tiles = lab3_tile_count(io->n, select_shape<T>::NV);
+    const size_t tiles = kit_div_up(io->n, select_shape<T>::NV);
     count_status status;
     if (int err = count_status::begin_epoch(io->ws, tiles, stream, &status))
         return err;

@@ -263,16 +263,16 @@ static __device__ int64_t join_look_back(unsigned long long *status, int64_t t, 
         int64_t p = end - 1 - lane;
         unsigned long long word =
             p >= 0 ? status_ref(status[p]).load(cuda::memory_order_relaxed) : LOOK_BACK_P << 62;
-        while (__any_sync(0xffffffffu, word >> 62 == LOOK_BACK_X)) {
+        while (__any_sync(KIT_FULL_MASK, word >> 62 == LOOK_BACK_X)) {
             __nanosleep(64);
             if (word >> 62 == LOOK_BACK_X)
                 word = status_ref(status[p]).load(cuda::memory_order_relaxed);
         }
-        unsigned p_lanes = __ballot_sync(0xffffffffu, word >> 62 == LOOK_BACK_P);
+        unsigned p_lanes = __ballot_sync(KIT_FULL_MASK, word >> 62 == LOOK_BACK_P);
         int nearest_p = p_lanes ? __ffs(p_lanes) - 1 : 31; /* lanes past it are not needed */
         int64_t value = lane <= nearest_p ? (int64_t)(word & LOOK_BACK_VALUE) : 0;
         for (int d = 16; d > 0; d /= 2)
-            value += __shfl_xor_sync(0xffffffffu, value, d);
+            value += __shfl_xor_sync(KIT_FULL_MASK, value, d);
         before += value;
         if (p_lanes)
             break;

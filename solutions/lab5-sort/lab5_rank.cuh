@@ -106,7 +106,7 @@ static __device__ __forceinline__ uint32_t lab5_digit_scan(uint32_t count, uint3
     uint32_t inclusive = count;
 #pragma unroll
     for (int d = 1; d < 32; d *= 2) {
-        uint32_t y = __shfl_up_sync(LAB5_FULL_MASK, inclusive, d);
+        uint32_t y = __shfl_up_sync(KIT_FULL_MASK, inclusive, d);
         if (lane >= (unsigned)d)
             inclusive += y;
     }
@@ -151,7 +151,7 @@ static __device__ __forceinline__ unsigned lab5_lanes_agreeing_on(uint32_t d, ui
 }
 
 /* The lanes of the warp whose 8-bit digit equals mine (every lane calls it; the
- * full warp takes part). __match_any_sync(LAB5_FULL_MASK, d) answers this in one
+ * full warp takes part). __match_any_sync(KIT_FULL_MASK, d) answers this in one
  * instruction, but for a few bits eight ballots are faster: the AND over the 8
  * bits of the lanes that agree with me on that bit leaves the lanes that agree on
  * every bit (the multisplit idea). Measured on an H100 (plots/data/lab5_peers_h100.csv):
@@ -160,12 +160,12 @@ static __device__ __forceinline__ unsigned lab5_lanes_agreeing_on(uint32_t d, ui
 static __device__ __forceinline__ unsigned lab5_digit_peers(uint32_t d)
 {
     // BEGIN SOLUTION (Step 5.2): peers = all lanes; for each of the 8 bits b: peers &= lab5_lanes_agreeing_on(d, 1u << b)
-    unsigned peers = LAB5_FULL_MASK;
+    unsigned peers = KIT_FULL_MASK;
 #pragma unroll
     for (int b = 0; b < 8; b++)
         peers &= lab5_lanes_agreeing_on(d, 1u << b);
     return peers;
-    // STUB: return __match_any_sync(LAB5_FULL_MASK, d); /* correct, slower: replace */
+    // STUB: return __match_any_sync(KIT_FULL_MASK, d); /* correct, slower: replace */
     // END SOLUTION
 }
 
@@ -192,7 +192,7 @@ static __device__ __forceinline__ void lab5_rank_to_shared(const uint32_t (&k)[V
         uint32_t first = 0;
         if ((int)lane == leader)
             first = atomicAdd(&row[d], place);
-        uint32_t rank = __shfl_sync(LAB5_FULL_MASK, first, leader) + place - 1;
+        uint32_t rank = __shfl_sync(KIT_FULL_MASK, first, leader) + place - 1;
         s_keys[rank] = k[u];
         if (PAIRS)
             s_rank[lab5_striped_index<VT>(u)] = (uint16_t)rank;

@@ -8,8 +8,6 @@
 
 #include "lab5.h"
 
-#define LAB5_FULL_MASK 0xffffffffu
-
 static __device__ __forceinline__ unsigned lab5_lane() { return threadIdx.x & 31; }
 
 /* Sort<T, PAIRS>::run(io, stream) for io's type, with values when io has them;

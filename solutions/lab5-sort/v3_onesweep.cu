@@ -75,20 +75,20 @@ enum {
 [[maybe_unused]] static __device__ __forceinline__ uint32_t warp_and(uint32_t x)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    return __reduce_and_sync(LAB5_FULL_MASK, x);
+    return __reduce_and_sync(KIT_FULL_MASK, x);
 #else
     for (int d = 16; d > 0; d /= 2)
-        x &= __shfl_xor_sync(LAB5_FULL_MASK, x, d);
+        x &= __shfl_xor_sync(KIT_FULL_MASK, x, d);
     return x;
 #endif
 }
 [[maybe_unused]] static __device__ __forceinline__ uint32_t warp_or(uint32_t x)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    return __reduce_or_sync(LAB5_FULL_MASK, x);
+    return __reduce_or_sync(KIT_FULL_MASK, x);
 #else
     for (int d = 16; d > 0; d /= 2)
-        x |= __shfl_xor_sync(LAB5_FULL_MASK, x, d);
+        x |= __shfl_xor_sync(KIT_FULL_MASK, x, d);
     return x;
 #endif
 }
@@ -288,7 +288,7 @@ onesweep_pass(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys
     uint16_t *s_rank = (uint16_t *)(smem + S::NV);    /* pairs: where each key went */
     __shared__ lab5_rank_storage<S::NT> s;
     __shared__ uint32_t tile_id;
-    const size_t tiles = lab5_tile_count(n, S::NV);
+    const size_t tiles = kit_div_up(n, S::NV);
     uint32_t *status = ctl + LAB5_OS_STATUS + (size_t)pass * tiles * LAB5_DIGITS;
     const bool digit_thread = threadIdx.x < LAB5_DIGITS;
     /* where digit t's keys start in this pass's output (read once, used per tile) */
@@ -303,7 +303,7 @@ onesweep_pass(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys
         if (tile >= tiles)
             return;
         const size_t offset = (size_t)tile * S::NV;
-        const int count = (int)lab5_tile_items(n, S::NV, tile);
+        const int count = (int)kit_tile_items(n, S::NV, tile);
 
         uint32_t k[S::VT];
         lab5_load_striped<S::NT, S::VT>(src_keys, offset, count, lab5_pad_key<T>(), k);
@@ -371,7 +371,7 @@ template <lab5_type T, class S>
 static int onesweep_sort(const lab5_sort_io *io, cudaStream_t stream)
 {
     // BEGIN SOLUTION (Step 5.3): once: opt in to S::SMEM of dynamic shared memory and set the carveout (set_carveout for S::BLOCKS blocks), size both grids; histogram kernel (zeroes the status of 4 x tiles), then the 4 pass kernels
-    const size_t tiles = lab5_tile_count(io->n, S::NV);
+    const size_t tiles = kit_div_up(io->n, S::NV);
     const size_t status_words = lab5_onesweep_words(tiles) - LAB5_OS_STATUS;
     if (lab5_onesweep_words(tiles) > io->ws->onesweep_words)
         return KIT_CHECK(cudaErrorInvalidValue); /* workspace sized for fewer tiles */
