@@ -4,6 +4,7 @@
 #define KIT_CUDA_CUH
 
 #include "kit.h"
+#include "kit_ptx.cuh" /* ordered loads and stores, the L2 prefetch, one warp vote */
 
 /* Blocks of `kernel` (threads per block, smem bytes of dynamic shared memory)
  * that fit on the whole GPU at once: the grid of a persistent kernel, one that
@@ -21,20 +22,6 @@ static int kit_resident_blocks(K kernel, int threads, size_t smem, int *blocks)
         return err;
     *blocks = sms * (per_sm > 0 ? per_sm : 1);
     return 0;
-}
-
-/* Ask L2 for the `bytes` bytes at p, both multiples of 16: one bulk prefetch
- * (sm_90's cp.async.bulk.prefetch.L2). It returns at once, nothing waits for it,
- * and no register or shared memory receives the bytes: a later load finds them
- * in L2. Nothing on older GPUs. Lab 3's loader (prefetch_ahead) and lab 4's
- * joins (join_prefetch_span) use it. */
-static __device__ __forceinline__ void kit_prefetch_l2(const void *p, unsigned int bytes)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(p), "r"(bytes));
-#else
-    (void)p, (void)bytes;
-#endif
 }
 
 #endif

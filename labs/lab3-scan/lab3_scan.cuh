@@ -20,6 +20,7 @@
 #ifndef LAB3_SCAN_CUH
 #define LAB3_SCAN_CUH
 
+#include "kit_cuda.cuh"
 #include "lab3.h"
 
 /* ---- warp and block scans ----------------------------------------------------- */
@@ -166,37 +167,6 @@ static int lab3_launch_add_tile_offsets(T *out, size_t n, const T *offsets, unsi
  *                 look-back that waits on it. */
 enum lab3_order { LAB3_RELAXED, LAB3_ORDERED, LAB3_P_RELEASED };
 
-static __device__ __forceinline__ void lab3_st_relaxed(void *p, unsigned long long v)
-{
-    asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
-}
-static __device__ __forceinline__ unsigned long long lab3_ld_relaxed(const void *p)
-{
-    unsigned long long v;
-    asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-    return v;
-}
-static __device__ __forceinline__ void lab3_st_release(void *p, unsigned long long v)
-{
-    asm volatile("st.release.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
-}
-static __device__ __forceinline__ unsigned long long lab3_ld_acquire(const void *p)
-{
-    unsigned long long v;
-    asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-    return v;
-}
-static __device__ __forceinline__ void lab3_st_relaxed_pair(void *p, unsigned long long lo,
-                                                            unsigned long long hi)
-{
-    asm volatile("st.relaxed.gpu.global.v2.u64 [%0], {%1, %2};" ::"l"(p), "l"(lo), "l"(hi) : "memory");
-}
-static __device__ __forceinline__ void lab3_ld_relaxed_pair(const void *p, unsigned long long &lo,
-                                                            unsigned long long &hi)
-{
-    asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(lo), "=l"(hi) : "l"(p) : "memory");
-}
-
 /* A poll that found X backs off before reading again, for LAB3_BACKOFF_NS
  * nanoseconds: the warp leaves L2 and the issue slots to the tiles that are
  * loading and publishing (-DLAB3_BACKOFF_NS=0 turns the back-off off, for
@@ -308,12 +278,13 @@ struct lab3_tile_status {
     __device__ uint32_t load(long long tile, V &value) const
     {
         if constexpr (sizeof(V) == 4) {
-            unsigned long long w = ORDER == LAB3_ORDERED ? lab3_ld_acquire(entry(tile)) : lab3_ld_relaxed(entry(tile));
+            unsigned long long w =
+                ORDER == LAB3_ORDERED ? kit_load_acquire(entry(tile)) : kit_load_relaxed(entry(tile));
             value = lab3_value32(w);
             return untag(lab3_flag32(w));
         } else {
             unsigned long long lo, hi;
-            lab3_ld_relaxed_pair(entry(tile), lo, hi);
+            kit_load_relaxed_pair(entry(tile), lo, hi);
             lab3_pair p = { lo, hi };
             value = lab3_value64(p);
             return untag(lab3_flag64(p));
@@ -338,7 +309,7 @@ struct lab3_tile_status {
     __device__ void wait_inclusive(long long tile) const
     {
         static_assert(ORDER == LAB3_P_RELEASED, "only P is released");
-        while (untag(lab3_flag32(lab3_ld_acquire(entry(tile)))) != LAB3_STATUS_P)
+        while (untag(lab3_flag32(kit_load_acquire(entry(tile)))) != LAB3_STATUS_P)
             lab3_backoff();
     }
 
@@ -352,9 +323,10 @@ struct lab3_tile_status {
     }
     __host__ __device__ uint32_t tag(uint32_t flag) const { return PIPELINE ? lab3_tag(epoch, flag) : flag; }
     __host__ __device__ uint32_t untag(uint32_t tagged) const { return PIPELINE ? lab3_untag(epoch, tagged) : tagged; }
-    __device__ char *entry(long long tile) const
+    __device__ unsigned long long *entry(long long tile) const
     {
-        return (char *)words + LAB3_TICKET_BYTES + (size_t)(tile + LAB3_LOOKBACK_PAD) * ENTRY_BYTES;
+        return (unsigned long long *)((char *)words + LAB3_TICKET_BYTES +
+                                      (size_t)(tile + LAB3_LOOKBACK_PAD) * ENTRY_BYTES);
     }
     /* One 8-byte store (flag + value) or one 16-byte store (flag repeated in both halves). */
     __device__ void publish(long long tile, uint32_t flag, V value) const
@@ -362,12 +334,12 @@ struct lab3_tile_status {
         if constexpr (sizeof(V) == 4) {
             unsigned long long w = lab3_pack32(tag(flag), value);
             if (ORDER == LAB3_ORDERED || (ORDER == LAB3_P_RELEASED && flag == LAB3_STATUS_P))
-                lab3_st_release(entry(tile), w);
+                kit_store_release(entry(tile), w);
             else
-                lab3_st_relaxed(entry(tile), w);
+                kit_store_relaxed(entry(tile), w);
         } else {
             lab3_pair p = lab3_pack64(tag(flag), value);
-            lab3_st_relaxed_pair(entry(tile), p.lo, p.hi);
+            kit_store_relaxed_pair(entry(tile), p.lo, p.hi);
         }
     }
 };

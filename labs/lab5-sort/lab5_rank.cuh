@@ -131,23 +131,16 @@ static __device__ __forceinline__ void lab5_warp_starts(lab5_rank_storage<NT> &s
 }
 
 /* The lanes of the warp that agree with me on bit `bit` of d: one ballot of the
- * bit, complemented where my bit is 0. Written in PTX so that the vote's
- * predicate also selects the complement: about 2 instructions per bit. The same
- * thing in C (ones = __ballot_sync(...); mine ? ones : ~ones) compiles to 5 per
- * bit (shift, compare, vote, select, and): 2392 against 1832 instructions in the
- * compiled onesweep pass (384 x 20 keys), and measured on an H100, the C form made onesweep 0.543 ms against
- * 0.445 ms (2^24 keys, plots/data/lab5_tune_h100.csv, run 2). */
+ * bit, complemented where my bit is 0 (kit_lanes_agreeing, in PTX so that the
+ * vote's predicate also selects the complement: about 2 instructions per bit).
+ * The same thing in C (ones = __ballot_sync(...); mine ? ones : ~ones) compiles
+ * to 5 per bit (shift, compare, vote, select, and): 2392 against 1832
+ * instructions in the compiled onesweep pass (384 x 20 keys), and measured on an
+ * H100, the C form made onesweep 0.543 ms against 0.445 ms (2^24 keys,
+ * plots/data/lab5_tune_h100.csv, run 2). */
 static __device__ __forceinline__ unsigned lab5_lanes_agreeing_on(uint32_t d, uint32_t bit)
 {
-    unsigned agree;
-    asm("{\n\t.reg .pred mine;\n\t.reg .u32 masked;\n\t"
-        "and.b32 masked, %1, %2;\n\t"
-        "setp.ne.u32 mine, masked, 0;\n\t"
-        "vote.sync.ballot.b32 %0, mine, 0xffffffff;\n\t"
-        "@!mine not.b32 %0, %0;\n\t}"
-        : "=r"(agree)
-        : "r"(d), "r"(bit));
-    return agree;
+    return kit_lanes_agreeing(d, bit);
 }
 
 /* The lanes of the warp whose 8-bit digit equals mine (every lane calls it; the

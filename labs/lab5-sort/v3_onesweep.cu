@@ -56,18 +56,6 @@ enum {
 #define LAB5_FIT_CARVEOUT 1
 #endif
 
-/* [[maybe_unused]]: the starter's stubs do not call these yet */
-[[maybe_unused]] static __device__ __forceinline__ void st_relaxed(uint32_t *p, uint32_t v)
-{
-    asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-}
-[[maybe_unused]] static __device__ __forceinline__ uint32_t ld_relaxed(const uint32_t *p)
-{
-    uint32_t v;
-    asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-    return v;
-}
-
 /* ---- the histograms of all four passes --------------------------------------------- */
 
 /* The bits of x that are the same in every lane's x, and those that are set in

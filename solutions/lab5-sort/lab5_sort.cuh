@@ -6,6 +6,7 @@
 #ifndef LAB5_SORT_CUH
 #define LAB5_SORT_CUH
 
+#include "kit_cuda.cuh"
 #include "lab5.h"
 
 static __device__ __forceinline__ unsigned lab5_lane() { return threadIdx.x & 31; }

@@ -56,18 +56,6 @@ enum {
 #define LAB5_FIT_CARVEOUT 1
 #endif
 
-/* [[maybe_unused]]: the starter's stubs do not call these yet */
-[[maybe_unused]] static __device__ __forceinline__ void st_relaxed(uint32_t *p, uint32_t v)
-{
-    asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-}
-[[maybe_unused]] static __device__ __forceinline__ uint32_t ld_relaxed(const uint32_t *p)
-{
-    uint32_t v;
-    asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-    return v;
-}
-
 /* ---- the histograms of all four passes --------------------------------------------- */
 
 /* The bits of x that are the same in every lane's x, and those that are set in
@@ -242,7 +230,7 @@ template <int W>
 static __device__ __forceinline__ uint32_t look_back(const uint32_t *status, uint32_t tile)
 {
     // BEGIN SOLUTION (Step 5.3): windows of tiles end - 1 down to end - W: load the W words (none below tile 0), then nearest first: spin while X, add the count, stop at a P; next window
-    auto word_of = [&](uint32_t j) { return ld_relaxed(status + (size_t)j * LAB5_DIGITS + threadIdx.x); };
+    auto word_of = [&](uint32_t j) { return kit_load_relaxed(status + (size_t)j * LAB5_DIGITS + threadIdx.x); };
     uint32_t before = 0;
     for (uint32_t end = tile;; end -= W) { /* the window is tiles end - W .. end - 1 */
         uint32_t word[W];
@@ -313,8 +301,8 @@ onesweep_pass(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys
         if (digit_thread) {
             tile_count = lab5_warp_prefix<S::NT>(s);
             /* publish early: successors can add this count while we rank */
-            st_relaxed(status + (size_t)tile * LAB5_DIGITS + threadIdx.x,
-                       lab5_status_pack(tile == 0 ? LAB5_STATUS_P : LAB5_STATUS_A, tile_count));
+            kit_store_relaxed(status + (size_t)tile * LAB5_DIGITS + threadIdx.x,
+                              lab5_status_pack(tile == 0 ? LAB5_STATUS_P : LAB5_STATUS_A, tile_count));
         }
         uint32_t digit_start = lab5_digit_scan(tile_count, s.scan_warps);
         if (digit_thread)
@@ -325,8 +313,8 @@ onesweep_pass(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys
             uint32_t before = 0;
             if (tile > 0) {
                 before = look_back<S::WINDOW>(status, tile);
-                st_relaxed(status + (size_t)tile * LAB5_DIGITS + threadIdx.x,
-                           lab5_status_pack(LAB5_STATUS_P, before + tile_count));
+                kit_store_relaxed(status + (size_t)tile * LAB5_DIGITS + threadIdx.x,
+                                  lab5_status_pack(LAB5_STATUS_P, before + tile_count));
             }
             s.base[threadIdx.x] = digit_offset + before - digit_start;
         }
