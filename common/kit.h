@@ -188,6 +188,22 @@ void kit_require_device_bytes(size_t bytes, const char *what);
 /* a * b, or exit 2 with what overflowed. */
 size_t kit_mul_or_die(size_t a, size_t b, const char *what);
 
+/* How many blocks of a kernel (threads per block, smem bytes of dynamic shared
+ * memory) the GPU `device` holds at once: the grid of a persistent kernel, one
+ * that loops over tiles whose number it learns on the device. The CUDA files ask
+ * through kit_resident_blocks (kit_cuda.cuh), which names the current device.
+ * A query answers for the current device, which is `device`: 0 or a CUDA error
+ * (reported). */
+typedef int (*kit_resident_query)(int device, const void *kernel, int threads, size_t smem, int *blocks);
+/* The plain query: the SMs x the blocks per SM the occupancy calculator allows
+ * (at least one per SM). */
+int kit_count_resident_blocks(int device, const void *kernel, int threads, size_t smem, int *blocks);
+/* query's answer, asked the first time a (device, kernel, threads, smem, query)
+ * comes and remembered after (not when it fails): a query may set the kernel's
+ * attributes first, and those too are per device. Thread-safe. */
+int kit_resident_blocks_on(int device, const void *kernel, int threads, size_t smem, kit_resident_query query,
+                           int *blocks);
+
 /* Fill bytes with a pattern no kernel writes by accident (0xA5 bytes), so that
  * an element a variant forgot to write fails the check. */
 int kit_poison(void *d_ptr, size_t bytes, cudaStream_t stream);

@@ -117,8 +117,8 @@ int lab2_write_identity(const lab2_io *io, cudaStream_t stream);
  * is block b's result. `first` reads the input type, `rest` the result type. */
 int lab2_multipass(const lab2_io *io, const void *first, const void *rest, unsigned threads,
                    size_t items_per_block, size_t max_blocks, cudaStream_t stream);
-/* Resident blocks per SM of `kernel` at `threads` threads (no dynamic shared
- * memory) times the SM count of the current device; 0 on error. */
+/* The blocks of `kernel` at `threads` threads (no dynamic shared memory) that the
+ * current device holds at once (kit_resident_blocks) as a grid size; 0 on error. */
 size_t lab2_occupancy_grid(const void *kernel, int threads);
 
 /* CPU reference (lab2_ref.c), written independently of the kernels. */

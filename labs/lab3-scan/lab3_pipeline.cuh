@@ -72,7 +72,7 @@ struct pipeline_shape {
     /* Blocks of this ring that fit an SM (the ring, 2 KB for its barriers, hand-over
      * fields and the 1 KB the system keeps per block): the kernel's __launch_bounds__,
      * so that registers do not limit it to fewer. The occupancy calculator, asked at
-     * run time, has the last word (lab3_pipeline_resident_blocks). */
+     * run time, has the last word (kit_resident_blocks). */
     static constexpr int RING_BYTES = RING_STAGES * NV * (int)sizeof(T);
     static constexpr int FIT = LAB3_SM_SHARED_KB * 1024 / (RING_BYTES + 2048);
     static constexpr int BLOCKS_PER_SM = FIT > 0 ? FIT : 1;
@@ -167,22 +167,6 @@ static __device__ void look_back_tiles(size_t tiles, lab3_tile_status<V, ORDER, 
 {
     // TODO(Step 3.7): slot = 0, 1, ...: s = slot % STAGES of the ring (Ring::shape::STAGES); summed[s].wait_parity(use_parity(slot, that STAGES)); t = tile_of[s]; a real tile: before = 0 for tile 0, else lab3_lookback_window, __syncwarp() when ORDER is LAB3_ORDERED, and lane 0 set_inclusive(t, before + aggregate[s]); lane 0: tile_prefix[s] = before; all: ready[s].arrive(); past the last tile: return after arriving (about 22 lines)
     (void)tiles, (void)status, (void)stats, (void)sm;
-}
-
-/* Host, once per kernel: let `kernel` have `smem` bytes of dynamic shared memory
- * (more than the 48 KB a block gets without asking) and the largest shared-memory
- * carveout (bulk copies land in shared memory and stores go to L2: no L1 to keep),
- * and ask the occupancy calculator how many blocks of `threads` threads the GPU
- * holds at once: the grid of persistent blocks. */
-template <typename Kernel>
-static int lab3_pipeline_resident_blocks(Kernel kernel, int threads, size_t smem, int *resident)
-{
-    if (int err = KIT_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem)))
-        return err;
-    if (int err = KIT_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                                 (int)cudaSharedmemCarveoutMaxShared)))
-        return err;
-    return kit_resident_blocks(kernel, threads, smem, resident);
 }
 
 #endif

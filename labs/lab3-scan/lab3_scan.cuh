@@ -145,6 +145,24 @@ static int lab3_launch_add_tile_offsets(T *out, size_t n, const T *offsets, unsi
     return KIT_LAUNCH_CHECK();
 }
 
+/* ---- the largest shared memory -------------------------------------------------------- */
+
+/* The query (kit_resident_blocks) of Step 3.5's tuned scan and of the pipelines:
+ * before counting, let the kernel have `smem` bytes of dynamic shared memory (the
+ * pipelines: more than the 48 KB a block gets without asking) and the largest
+ * shared-memory carveout (tiles land in shared memory and stores go to L2: no L1
+ * to keep). Once per device and kernel. */
+static inline int lab3_count_with_max_shared(int device, const void *kernel, int threads, size_t smem, int *blocks)
+{
+    if (smem > 0)
+        if (int err = KIT_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem)))
+            return err;
+    if (int err = KIT_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                                 (int)cudaSharedmemCarveoutMaxShared)))
+        return err;
+    return kit_count_resident_blocks(device, kernel, threads, smem, blocks);
+}
+
 /* ---- tile status of the single-pass scans (Steps 3.3-3.6) --------------------------
  * Layout of ws->status (lab3_tile.h): a ticket counter in the first
  * LAB3_TICKET_BYTES, then LAB3_LOOKBACK_PAD spare entries, then one entry per tile.

@@ -98,7 +98,7 @@ __global__ void __launch_bounds__(NT, LAB3_TUNED_MIN_BLOCKS) tuned_scan(const T 
 template <typename T>
 static int lookback_tuned(const lab3_scan_io *io, cudaStream_t stream)
 {
-    // TODO(Step 3.5): reset status; once (a function-local static bool): cudaFuncSetAttribute(tuned_scan<T>, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared) so 7 blocks fit; aligned = in and out both 16-byte aligned (tiles are whole 16-byte vectors, so the base pointers decide); launch one block per tile (about 15 lines)
+    // TODO(Step 3.5): reset status; the largest carveout so that 7 blocks fit (kit_resident_blocks(tuned_scan<T>, NT, 0, &resident, lab3_count_with_max_shared) sets it, once per GPU); aligned = in and out both 16-byte aligned (tiles are whole 16-byte vectors, so the base pointers decide); launch one block per tile (about 11 lines)
     (void)io, (void)stream;
     return KIT_TODO;
 }

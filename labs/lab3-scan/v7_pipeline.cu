@@ -279,7 +279,7 @@ __global__ void __launch_bounds__(THREADS, pipeline_shape<T>::BLOCKS_PER_SM)
 template <typename T>
 static int launch_pipeline_scan(const lab3_scan_io *io, cudaStream_t stream)
 {
-    // TODO(Step 3.7): the status of a new epoch (scan_status<T>::begin_epoch: no memset); once per type (a function-local static): lab3_pipeline_resident_blocks(pipeline_scan<T>, THREADS, sizeof(pipeline_smem<T>), &resident); grid = min(tiles, resident blocks) of THREADS threads; in_aligned and out_aligned apart (about 17 lines)
+    // TODO(Step 3.7): the status of a new epoch (scan_status<T>::begin_epoch: no memset); kit_resident_blocks(pipeline_scan<T>, THREADS, sizeof(pipeline_smem<T>), &resident, lab3_count_with_max_shared) (asked once per GPU); grid = min(tiles, resident blocks) of THREADS threads; in_aligned and out_aligned apart (about 15 lines)
     (void)io, (void)stream;
     return KIT_TODO;
 }

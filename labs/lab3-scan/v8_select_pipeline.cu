@@ -195,7 +195,7 @@ __global__ void __launch_bounds__(THREADS, select_shape<T>::BLOCKS_PER_SM)
 template <typename T>
 static int select_pipeline(const lab3_select_io *io, cudaStream_t stream)
 {
-    // TODO(Step 3.8): count statuses of a new epoch for this step's tiles (select_shape; count_status::begin_epoch); once per type: lab3_pipeline_resident_blocks(select_pipeline_kernel<T>, THREADS, sizeof(select_ring<T>), &resident); grid = min(tiles, resident) of THREADS threads; in_aligned = in is 16-byte aligned (the stores go item by item) (about 15 lines)
+    // TODO(Step 3.8): count statuses of a new epoch for this step's tiles (select_shape; count_status::begin_epoch); kit_resident_blocks(select_pipeline_kernel<T>, THREADS, sizeof(select_ring<T>), &resident, lab3_count_with_max_shared); grid = min(tiles, resident) of THREADS threads; in_aligned = in is 16-byte aligned (the stores go item by item) (about 14 lines)
     (void)io, (void)stream;
     return KIT_TODO;
 }

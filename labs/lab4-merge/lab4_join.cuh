@@ -243,7 +243,7 @@ static __device__ void join_prefetch_keys(const int32_t *a, int64_t a_count, con
 }
 
 /* The prefetch's distance for a kernel of SEARCH_NT threads: the blocks of it
- * resident on the GPU x LAB4_PREFETCH_QUARTERS / 4 (asked once per kernel). */
+ * resident on the GPU x LAB4_PREFETCH_QUARTERS / 4 (asked once per GPU). */
 template <typename K> static int join_prefetch_ahead(K kernel, int64_t *ahead)
 {
     int resident = 0, err = kit_resident_blocks(kernel, SEARCH_NT, 0, &resident);

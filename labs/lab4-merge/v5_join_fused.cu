@@ -334,7 +334,7 @@ extern "C" int lab4_join_fused(const lab4_io *io, cudaStream_t stream)
     *io->join_rows = 0; /* until the row count is known */
     if (n == 0)
         return 0;
-    // TODO(Step 4.5): check the sizes (join_sizes_fit); join_prefetch_ahead (once); join_search_prepare; join_fused_tiles<KEEP_B> with KEEP_B = keep_b; join_fused_b_rows when the join keeps B rows; join_finish (about 30 lines)
+    // TODO(Step 4.5): check the sizes (join_sizes_fit); the resident grid and join_prefetch_ahead (kit_resident_blocks: asked once per GPU); join_search_prepare; join_fused_tiles<KEEP_B> with KEEP_B = keep_b; join_fused_b_rows when the join keeps B rows; join_finish (about 30 lines)
     (void)a_count; (void)b_count; (void)stream;
     (void)join_fused_tiles<0>; (void)join_fused_tiles<1>; /* the kernels, so their helpers count as used */
     return KIT_TODO;

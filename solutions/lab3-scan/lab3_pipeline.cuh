@@ -72,7 +72,7 @@ struct pipeline_shape {
     /* Blocks of this ring that fit an SM (the ring, 2 KB for its barriers, hand-over
      * fields and the 1 KB the system keeps per block): the kernel's __launch_bounds__,
      * so that registers do not limit it to fewer. The occupancy calculator, asked at
-     * run time, has the last word (lab3_pipeline_resident_blocks). */
+     * run time, has the last word (kit_resident_blocks). */
     static constexpr int RING_BYTES = RING_STAGES * NV * (int)sizeof(T);
     static constexpr int FIT = LAB3_SM_SHARED_KB * 1024 / (RING_BYTES + 2048);
     static constexpr int BLOCKS_PER_SM = FIT > 0 ? FIT : 1;
@@ -230,22 +230,6 @@ static __device__ void look_back_tiles(size_t tiles, lab3_tile_status<V, ORDER, 
     }
     // STUB: (void)tiles, (void)status, (void)stats, (void)sm;
     // END SOLUTION
-}
-
-/* Host, once per kernel: let `kernel` have `smem` bytes of dynamic shared memory
- * (more than the 48 KB a block gets without asking) and the largest shared-memory
- * carveout (bulk copies land in shared memory and stores go to L2: no L1 to keep),
- * and ask the occupancy calculator how many blocks of `threads` threads the GPU
- * holds at once: the grid of persistent blocks. */
-template <typename Kernel>
-static int lab3_pipeline_resident_blocks(Kernel kernel, int threads, size_t smem, int *resident)
-{
-    if (int err = KIT_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem)))
-        return err;
-    if (int err = KIT_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                                 (int)cudaSharedmemCarveoutMaxShared)))
-        return err;
-    return kit_resident_blocks(kernel, threads, smem, resident);
 }
 
 #endif

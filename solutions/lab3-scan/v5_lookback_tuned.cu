@@ -148,18 +148,14 @@ __global__ void __launch_bounds__(NT, LAB3_TUNED_MIN_BLOCKS) tuned_scan(const T 
 template <typename T>
 static int lookback_tuned(const lab3_scan_io *io, cudaStream_t stream)
 {
-    // BEGIN SOLUTION (Step 3.5): reset status; once (a function-local static bool): cudaFuncSetAttribute(tuned_scan<T>, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared) so 7 blocks fit; aligned = in and out both 16-byte aligned (tiles are whole 16-byte vectors, so the base pointers decide); launch one block per tile
+    // BEGIN SOLUTION (Step 3.5): reset status; the largest carveout so that 7 blocks fit (kit_resident_blocks(tuned_scan<T>, NT, 0, &resident, lab3_count_with_max_shared) sets it, once per GPU); aligned = in and out both 16-byte aligned (tiles are whole 16-byte vectors, so the base pointers decide); launch one block per tile
     typedef tile_shape<T> S;
     size_t tiles = kit_div_up(io->n, S::NV);
     if (int err = lab3_tile_status<T>::reset(io->ws, tiles, stream))
         return err;
-    static bool configured; /* once per type: ask for the largest shared-memory carveout, so 7 blocks fit */
-    if (!configured) {
-        if (int err = KIT_CHECK(cudaFuncSetAttribute(tuned_scan<T>, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                                     (int)cudaSharedmemCarveoutMaxShared)))
-            return err;
-        configured = true;
-    }
+    int resident = 0; /* the count is not needed (one block per tile): the query sets the carveout, so 7 fit */
+    if (int err = kit_resident_blocks(tuned_scan<T>, NT, 0, &resident, lab3_count_with_max_shared))
+        return err;
     bool aligned = ((uintptr_t)io->in | (uintptr_t)io->out) % 16 == 0;
     tuned_scan<T><<<tiles, NT, 0, stream>>>((const T *)io->in, (T *)io->out, io->n, io->exclusive, aligned,
                                             lab3_tile_status<T>{ io->ws->status }, io->ws->stats);

@@ -374,18 +374,16 @@ __global__ void __launch_bounds__(THREADS, pipeline_shape<T>::BLOCKS_PER_SM)
 template <typename T>
 static int launch_pipeline_scan(const lab3_scan_io *io, cudaStream_t stream)
 {
-    // BEGIN SOLUTION (Step 3.7): the status of a new epoch (scan_status<T>::begin_epoch: no memset); once per type (a function-local static): lab3_pipeline_resident_blocks(pipeline_scan<T>, THREADS, sizeof(pipeline_smem<T>), &resident); grid = min(tiles, resident blocks) of THREADS threads; in_aligned and out_aligned apart
+    // BEGIN SOLUTION (Step 3.7): the status of a new epoch (scan_status<T>::begin_epoch: no memset); kit_resident_blocks(pipeline_scan<T>, THREADS, sizeof(pipeline_smem<T>), &resident, lab3_count_with_max_shared) (asked once per GPU); grid = min(tiles, resident blocks) of THREADS threads; in_aligned and out_aligned apart
     typedef pipeline_shape<T> S;
     const size_t tiles = kit_div_up(io->n, S::NV);
     scan_status<T> status;
     if (int err = scan_status<T>::begin_epoch(io->ws, tiles, stream, &status))
         return err;
     const size_t smem = sizeof(pipeline_smem<T>);
-    static int resident; /* once per type: blocks of pipeline_scan<T> the GPU holds at once */
-    if (!resident) {
-        if (int err = lab3_pipeline_resident_blocks(pipeline_scan<T>, THREADS, smem, &resident))
-            return err;
-    }
+    int resident = 0; /* blocks of pipeline_scan<T> the GPU holds at once */
+    if (int err = kit_resident_blocks(pipeline_scan<T>, THREADS, smem, &resident, lab3_count_with_max_shared))
+        return err;
     const unsigned int grid = (unsigned int)(tiles < (size_t)resident ? tiles : (size_t)resident);
     const bool in_aligned = (uintptr_t)io->in % 16 == 0, out_aligned = (uintptr_t)io->out % 16 == 0;
     pipeline_scan<T><<<grid, THREADS, smem, stream>>>((const T *)io->in, (T *)io->out, io->n, io->exclusive,

@@ -303,16 +303,15 @@ __global__ void __launch_bounds__(THREADS, select_shape<T>::BLOCKS_PER_SM)
 template <typename T>
 static int select_pipeline(const lab3_select_io *io, cudaStream_t stream)
 {
-    // BEGIN SOLUTION (Step 3.8): count statuses of a new epoch for this step's tiles (select_shape; count_status::begin_epoch); once per type: lab3_pipeline_resident_blocks(select_pipeline_kernel<T>, THREADS, sizeof(select_ring<T>), &resident); grid = min(tiles, resident) of THREADS threads; in_aligned = in is 16-byte aligned (the stores go item by item)
+    // BEGIN SOLUTION (Step 3.8): count statuses of a new epoch for this step's tiles (select_shape; count_status::begin_epoch); kit_resident_blocks(select_pipeline_kernel<T>, THREADS, sizeof(select_ring<T>), &resident, lab3_count_with_max_shared); grid = min(tiles, resident) of THREADS threads; in_aligned = in is 16-byte aligned (the stores go item by item)
     const size_t tiles = kit_div_up(io->n, select_shape<T>::NV);
     count_status status;
     if (int err = count_status::begin_epoch(io->ws, tiles, stream, &status))
         return err;
     const size_t smem = sizeof(select_ring<T>);
-    static int resident; /* once per type: blocks of select_pipeline_kernel<T> the GPU holds at once */
-    if (!resident)
-        if (int err = lab3_pipeline_resident_blocks(select_pipeline_kernel<T>, THREADS, smem, &resident))
-            return err;
+    int resident = 0; /* blocks of select_pipeline_kernel<T> the GPU holds at once */
+    if (int err = kit_resident_blocks(select_pipeline_kernel<T>, THREADS, smem, &resident, lab3_count_with_max_shared))
+        return err;
     const unsigned int grid = (unsigned int)(tiles < (size_t)resident ? tiles : (size_t)resident);
     const bool in_aligned = (uintptr_t)io->in % 16 == 0;
     select_pipeline_kernel<T><<<grid, THREADS, smem, stream>>>((const T *)io->in, (T *)io->out, io->n, io->keep_pct,

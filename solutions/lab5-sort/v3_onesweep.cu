@@ -327,55 +327,49 @@ onesweep_pass(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys
 
 /* ---- the launcher ----------------------------------------------------------------------------- */
 
-/* The pass kernel's carveout (LAB5_FIT_CARVEOUT): the percentage of the SM's
- * shared memory that `blocks` blocks need (dynamic + static + the 1 KB reserved
- * per block), rounded up by the driver to a carveout it has; the rest of the SM's
- * 256 KB of L1 + shared memory stays L1. */
-template <typename K>
-static int set_carveout(K kernel, int blocks, size_t dynamic_smem)
+/* The pass kernel's query (kit_resident_blocks), once per GPU: before counting,
+ * let it have its `smem` bytes of dynamic shared memory and set its carveout
+ * (LAB5_FIT_CARVEOUT): the percentage of the SM's shared memory that BLOCKS
+ * blocks need (dynamic + static + the 1 KB reserved per block), rounded up by the
+ * driver to a carveout it has; the rest of the SM's 256 KB of L1 + shared memory
+ * stays L1. */
+template <int BLOCKS>
+static int fit_carveout_then_count(int device, const void *kernel, int threads, size_t smem, int *blocks)
 {
+    if (int err = KIT_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem)))
+        return err;
     int percent = (int)cudaSharedmemCarveoutMaxShared;
 #if LAB5_FIT_CARVEOUT
-    int dev = 0, per_sm = 0;
+    int per_sm = 0;
     cudaFuncAttributes attr;
-    if (int err = KIT_CHECK(cudaGetDevice(&dev)))
-        return err;
-    if (int err = KIT_CHECK(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev)))
+    if (int err = KIT_CHECK(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device)))
         return err;
     if (int err = KIT_CHECK(cudaFuncGetAttributes(&attr, kernel)))
         return err;
-    size_t need = (size_t)blocks * (dynamic_smem + attr.sharedSizeBytes + 1024);
+    size_t need = (size_t)BLOCKS * (smem + attr.sharedSizeBytes + 1024);
     percent = (int)((need * 100 + per_sm - 1) / per_sm);
     percent = percent < 100 ? percent : 100;
-#else
-    (void)blocks;
-    (void)dynamic_smem;
 #endif
-    return KIT_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, percent));
+    if (int err = KIT_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, percent)))
+        return err;
+    return kit_count_resident_blocks(device, kernel, threads, smem, blocks);
 }
 
 /* One sort with tile shape S: the histograms, then the four passes. */
 template <lab5_type T, class S>
 static int onesweep_sort(const lab5_sort_io *io, cudaStream_t stream)
 {
-    // BEGIN SOLUTION (Step 5.3): once: opt in to S::SMEM of dynamic shared memory and set the carveout (set_carveout for S::BLOCKS blocks), size both grids; histogram kernel (zeroes the status of 4 x tiles), then the 4 pass kernels
+    // BEGIN SOLUTION (Step 5.3): size both grids (kit_resident_blocks; the pass kernel's query fit_carveout_then_count<S::BLOCKS> also opts in to S::SMEM of dynamic shared memory and sets the carveout, once per GPU); histogram kernel (zeroes the status of 4 x tiles), then the 4 pass kernels
     const size_t tiles = kit_div_up(io->n, S::NV);
     const size_t status_words = lab5_onesweep_words(tiles) - LAB5_OS_STATUS;
     if (lab5_onesweep_words(tiles) > io->ws->onesweep_words)
         return KIT_CHECK(cudaErrorInvalidValue); /* workspace sized for fewer tiles */
-    static int pass_blocks, hist_blocks; /* once per instantiation */
-    if (!pass_blocks) {
-        auto kernel = onesweep_pass<T, S>;
-        if (int err =
-                KIT_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)S::SMEM)))
-            return err;
-        if (int err = set_carveout(kernel, S::BLOCKS, S::SMEM))
-            return err;
-        if (int err = kit_resident_blocks(kernel, S::NT, S::SMEM, &pass_blocks))
-            return err;
-        if (int err = kit_resident_blocks(onesweep_histogram<T>, HIST_NT, 0, &hist_blocks))
-            return err;
-    }
+    int pass_blocks = 0, hist_blocks = 0;
+    if (int err = kit_resident_blocks(onesweep_pass<T, S>, S::NT, S::SMEM, &pass_blocks,
+                                      fit_carveout_then_count<S::BLOCKS>))
+        return err;
+    if (int err = kit_resident_blocks(onesweep_histogram<T>, HIST_NT, 0, &hist_blocks))
+        return err;
     size_t hist_grid = kit_div_up(io->n, (size_t)HIST_NT * HIST_LOADS * 4);
     hist_grid = hist_grid < (size_t)hist_blocks ? hist_grid : (size_t)hist_blocks;
     onesweep_histogram<T><<<(unsigned)hist_grid, HIST_NT, 0, stream>>>(io->keys_in, io->n, io->ws->onesweep,
@@ -410,21 +404,28 @@ extern "C" int lab5_onesweep_solo_fits(void)
     return fits;
 }
 
-/* lab5.h: one tile per SM where the GPU's peak DRAM bandwidth per SM is under
- * LAB5_SOLO_GBS_PER_SM and the one-tile shape fits. */
+/* A query (kit_resident_blocks) that does not count but chooses, for the one-tile
+ * shape's kernel: 1 tile per SM where the GPU's peak DRAM bandwidth per SM is
+ * under LAB5_SOLO_GBS_PER_SM and that shape fits, else 2. */
+static int choose_tiles_per_sm(int device, const void *kernel, int threads, size_t smem, int *tiles)
+{
+    (void)kernel, (void)threads, (void)smem;
+    kit_device dev;
+    char why[256];
+    bool slow_dram = kit_device_open(device, &dev, why, sizeof why) == 0 && dev.peak_gbs > 0 &&
+                     dev.peak_gbs / dev.sms < LAB5_SOLO_GBS_PER_SM;
+    cudaGetLastError();
+    *tiles = slow_dram && lab5_onesweep_solo_fits() ? 1 : 2;
+    return 0;
+}
+
+/* lab5.h: the choice above, made once per GPU. */
 extern "C" int lab5_onesweep_tiles_per_sm(void)
 {
-    static int choice; /* the kit runs on one GPU per process */
-    if (!choice) {
-        kit_device dev;
-        char why[256];
-        int id = 0;
-        bool slow_dram = cudaGetDevice(&id) == cudaSuccess && kit_device_open(id, &dev, why, sizeof why) == 0 &&
-                         dev.peak_gbs > 0 && dev.peak_gbs / dev.sms < LAB5_SOLO_GBS_PER_SM;
-        cudaGetLastError();
-        choice = slow_dram && lab5_onesweep_solo_fits() ? 1 : 2;
-    }
-    return choice;
+    typedef pass_shape<true, 1> solo;
+    int tiles = 2;
+    kit_resident_blocks(onesweep_pass<LAB5_U32, solo>, solo::NT, solo::SMEM, &tiles, choose_tiles_per_sm);
+    return tiles;
 }
 
 template <lab5_type T, bool PAIRS>
