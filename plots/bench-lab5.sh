@@ -53,7 +53,8 @@ if [[ ${1:-} == --build-tune ]]; then
     # the flags of the Makefile's compile rules, plus the shape.
     for shape in "${TUNE_SHAPES[@]}"; do
         name=${shape%%:*} flags=${shape#*:}
-        objs=(build/$tree/lab5-sort/cub_ref.cu.o build/common/*.c.o)
+        objs=(build/$tree/lab5-sort/cub_ref.cu.o)
+        for f in common/*.c; do objs+=("build/$f.o"); done # not a glob of build/: no stale objects
         for f in $tree/lab5-sort/*.c; do
             o=$tmp/$(basename "$f").o
             cc -std=c11 -D_GNU_SOURCE -O2 -fopenmp -Icommon -I"${nvcc%/bin/nvcc}/include" -I$tree/lab5-sort \
