@@ -21,7 +21,9 @@
 #define LAB3_PIPELINE_CUH
 
 #include "kit_cuda.cuh"
-#include "lab3_scan.cuh"
+#include "lab3_block_scan.cuh"
+#include "lab3_lookback.cuh"
+#include "lab3_tile_load.cuh"
 
 #include <cooperative_groups.h>
 #include <cuda/barrier>
@@ -79,6 +81,11 @@ struct pipeline_shape {
     static_assert(NV >= LAB3_TMA_NV_I64, "no tile smaller than the workspace's status block allows for "
                                           "(lab3_workspace_status_bytes, lab3.h)");
 };
+
+/* The statuses of a pipeline: tagged with the launch's epoch (no memset before a
+ * launch) and LAB3_PIPE_STATUS_SPACING bytes apart (lab3_tile.h says why). */
+template <typename V, lab3_order ORDER>
+using lab3_pipeline_status = lab3_tile_status<V, ORDER, LAB3_EPOCHS, LAB3_PIPE_STATUS_SPACING>;
 
 typedef cuda::barrier<cuda::thread_scope_block> stage_barrier;
 
@@ -161,11 +168,11 @@ static __device__ void load_tiles(const T *in, size_t n, bool in_aligned, Status
 /* The look-back (one warp): for each stage in turn, once A is published, find the
  * tile's exclusive prefix (Step 3.5's lab3_lookback_window, which also counts
  * --stats), publish P and leave the prefix beside the stage. */
-template <typename V, lab3_order ORDER, bool PIPELINE, typename Ring>
-static __device__ void look_back_tiles(size_t tiles, lab3_tile_status<V, ORDER, PIPELINE> status, unsigned long long *stats,
-                                       Ring &sm)
+template <typename Status, typename Ring>
+static __device__ void look_back_tiles(size_t tiles, Status status, unsigned long long *stats, Ring &sm)
 {
-    // TODO(Step 3.7): slot = 0, 1, ...: s = slot % STAGES of the ring (Ring::shape::STAGES); summed[s].wait_parity(use_parity(slot, that STAGES)); t = tile_of[s]; a real tile: before = 0 for tile 0, else lab3_lookback_window, __syncwarp() when ORDER is LAB3_ORDERED, and lane 0 set_inclusive(t, before + aggregate[s]); lane 0: tile_prefix[s] = before; all: ready[s].arrive(); past the last tile: return after arriving (about 22 lines)
+    typedef typename Status::value_type V;
+    // TODO(Step 3.7): slot = 0, 1, ...: s = slot % STAGES of the ring (Ring::shape::STAGES); summed[s].wait_parity(use_parity(slot, that STAGES)); t = tile_of[s]; a real tile: before = 0 for tile 0, else lab3_lookback_window, __syncwarp() when Status::order is LAB3_ORDERED, and lane 0 set_inclusive(t, before + aggregate[s]); lane 0: tile_prefix[s] = before; all: ready[s].arrive(); past the last tile: return after arriving (about 22 lines)
     (void)tiles, (void)status, (void)stats, (void)sm;
 }
 

@@ -15,7 +15,7 @@
  * written twice (scan pass, then offset pass): about 4n values of traffic.
  * Expect: correct for every n and every later variant's oracle, a fraction of the
  * copy rate. */
-#include "lab3_scan.cuh"
+#include "lab3_block_scan.cuh"
 
 enum { NT = LAB3_HS_NT, VT = 1, NV = NT * VT }; /* one value per thread */
 

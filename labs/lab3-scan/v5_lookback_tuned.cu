@@ -26,8 +26,8 @@
  *      look-back of 59-137 tiles (--stats, on an H200) costs 2 to 5 round trips.
  * The status entries, ticket and per-launch reset are those of Steps 3.3-3.4
  * (lab3_tile_status). The look-back is lab3_lookback_window and its caller
- * lab3_tile_lookback, in lab3_scan.cuh, and so are the 16-byte stores
- * (lab3_store_tile_vectors): you write them in this step; select-if (Step 3.6)
+ * lab3_tile_lookback, in lab3_lookback.cuh, and the 16-byte stores
+ * (lab3_store_tile_vectors, lab3_tile_load.cuh): you write them in this step; select-if (Step 3.6)
  * runs the same look-back over counts, and Step 3.7 reuses all three.
  *
  * What remains: the reset memset and the ticket atomic per launch, and the
@@ -35,7 +35,9 @@
  * data; other blocks on the SM cover it only partly. Expect: close to CUB at
  * large n (on an H200 at 2^28: 0.99x of CUB for int32, 0.975x for int64; 73% and
  * 80% of memcpy), a few percent behind it at 2^24 (see the lecture). */
-#include "lab3_scan.cuh"
+#include "lab3_block_scan.cuh"
+#include "lab3_lookback.cuh"
+#include "lab3_tile_load.cuh"
 
 #include <cuda_pipeline.h>
 

@@ -186,7 +186,7 @@
 
 /* The scan's statuses: the sums, relaxed, tagged with the launch's epoch (no
  * memset before a launch: lab3_tile.h). */
-template <typename T> using scan_status = lab3_tile_status<T, LAB3_RELAXED, true>;
+template <typename T> using scan_status = lab3_pipeline_status<T, LAB3_RELAXED>;
 
 /* The block: NT consumer threads (warps 0 .. CONSUMER_WARPS - 1, so that thread
  * ranks within the consumers are threadIdx.x), then one warp per other station. */

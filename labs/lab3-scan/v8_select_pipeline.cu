@@ -112,7 +112,7 @@ using select_shape = pipeline_shape<T, LAB3_SELECT_PIPE_VECS,
 
 /* Step 3.8's statuses: counts; A relaxed, P released (the header); epochs, as
  * Step 3.7's. */
-typedef lab3_tile_status<uint32_t, LAB3_P_RELEASED, true> count_status;
+typedef lab3_pipeline_status<uint32_t, LAB3_P_RELEASED> count_status;
 
 /* The block: NT flagger threads (warps 0 .. FLAG_WARPS - 1, thread ranks =
  * threadIdx.x, as read_values expects), then the loader, the look-back and the

@@ -20,7 +20,8 @@
  *
  * The status value is the count of kept items (32 bits: n < 2^32), so one 64-bit
  * word holds flag + count for both element types. */
-#include "lab3_scan.cuh"
+#include "lab3_block_scan.cuh"
+#include "lab3_lookback.cuh"
 
 enum { NT = LAB3_SELECT_NT };
 
