@@ -16,6 +16,18 @@
 #define KIT_HD static inline
 #endif
 
+/* The GPU architecture being compiled (750 for sm_75, 900 for sm_90, ...), the
+ * same number in nvcc's device pass and its host pass, so that a shape derived
+ * from it (a ring's bytes, the blocks that fit) agrees between the launcher and
+ * the kernel: the kit builds for one ARCH at a time. 0 in plain C. */
+#if defined(__CUDA_ARCH__)
+#define KIT_ARCH __CUDA_ARCH__
+#elif defined(__CUDA_ARCH_LIST__)
+#define KIT_ARCH __CUDA_ARCH_LIST__
+#else
+#define KIT_ARCH 0
+#endif
+
 /* Every lane of a warp, for the *_sync intrinsics when the whole warp takes part. */
 #define KIT_FULL_MASK 0xffffffffu
 

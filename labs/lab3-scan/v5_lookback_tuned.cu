@@ -42,27 +42,8 @@
 #include <cuda_pipeline.h>
 
 enum { NT = LAB3_TUNED_NT };
-/* Blocks per SM the register allocation must allow (__launch_bounds__; tuned on an
- * H200): 7 where an SM holds 2048 threads (sm_80, sm_90, sm_100), so at most 32
- * registers per thread; as many as the threads allow elsewhere (1024 threads per SM
- * on sm_75, 1536 on the other recent parts). This bounds registers only: shared
- * memory also limits the blocks. A block uses ~28 KB (the ~27 KB tile + 1 KB the
- * system reserves per block), so with the largest carveout the 228 KB of sm_90 and
- * sm_100 hold 7 (by this count even 8; how many are resident has not been
- * measured), but the 164 KB of sm_80 (A100) only 5 and the ~100 KB of
- * sm_86/sm_89/sm_120 only 3. */
-#ifndef LAB3_TUNED_MIN_BLOCKS
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 900 || \
-    (__CUDA_ARCH__ >= 1000 && __CUDA_ARCH__ < 1100)
-#define LAB3_TUNED_MIN_BLOCKS 7
-#elif __CUDA_ARCH__ == 750
-#define LAB3_TUNED_MIN_BLOCKS 4
-#else
-#define LAB3_TUNED_MIN_BLOCKS 6
-#endif
-#endif
 
-/* The tile of type T: NT threads x VT values (VT from lab3.h, per type). */
+/* The tile of type T: NT threads x VT values (VT from lab3_shapes.h, per type). */
 template <typename T>
 struct tile_shape {
     static constexpr int VT = sizeof(T) == 4 ? LAB3_TUNED_VT_I32 : LAB3_TUNED_VT_I64;
@@ -90,7 +71,7 @@ static __device__ __forceinline__ void load_tile_async(const T *in, size_t count
  * lab3_block_exclusive_scan; (5) after the look-back, tile_prefix is known; (6)
  * after the in-place scan, before the block stores other threads' values. */
 template <typename T>
-__global__ void __launch_bounds__(NT, LAB3_TUNED_MIN_BLOCKS) tuned_scan(const T *in, T *out, size_t n, int exclusive,
+__global__ void __launch_bounds__(NT, LAB3_ARCH.tuned_min_blocks) tuned_scan(const T *in, T *out, size_t n, int exclusive,
                                                                        bool aligned, lab3_tile_status<T> status,
                                                                        unsigned long long *stats)
 {

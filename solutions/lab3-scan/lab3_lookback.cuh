@@ -35,15 +35,7 @@
  *                 look-back that waits on it. */
 enum lab3_order { LAB3_RELAXED, LAB3_ORDERED, LAB3_P_RELEASED };
 
-/* A poll that found X backs off before reading again, for LAB3_BACKOFF_NS
- * nanoseconds: the warp leaves L2 and the issue slots to the tiles that are
- * loading and publishing (-DLAB3_BACKOFF_NS=0 turns the back-off off, for
- * measuring it). A fixed delay, not a growing one: a growing delay needs a counter
- * per poll loop, and the register it costs lowers the number of resident blocks of
- * select-if. */
-#ifndef LAB3_BACKOFF_NS
-#define LAB3_BACKOFF_NS 64
-#endif
+/* After a poll that found X: LAB3_BACKOFF_NS of sleep (lab3_shapes.h says why). */
 static __device__ __forceinline__ void lab3_backoff()
 {
 #if LAB3_BACKOFF_NS > 0
@@ -62,7 +54,7 @@ enum lab3_reuse { LAB3_RESET, LAB3_EPOCHS };
  * (the scans: the element type; select-if: 32-bit counts), accessed in ORDER,
  * made clean for each launch as REUSE says, with its entries SPACING bytes apart
  * (0: packed, each entry right after the one before; the pipelines space them,
- * lab3_tile.h says why). Passed by value. */
+ * lab3_shapes.h says why). Passed by value. */
 template <typename V, lab3_order ORDER = LAB3_RELAXED, lab3_reuse REUSE = LAB3_RESET, size_t SPACING = 0>
 struct lab3_tile_status {
     static_assert(sizeof(V) == 4 || (sizeof(V) == 8 && ORDER == LAB3_RELAXED),

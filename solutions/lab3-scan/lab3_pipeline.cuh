@@ -29,39 +29,12 @@
 #include <cuda/barrier>
 #include <cuda/ptx>
 
-enum { NT = LAB3_TMA_NT, VECS = LAB3_TMA_VECS };
+enum { NT = LAB3_TMA_NT, VECS = LAB3_TMA_VECS, STAGES = LAB3_ARCH.pipe_stages };
 static_assert(NT % 32 == 0 && NT >= LAB3_MIN_TILE, "whole warps, tiles no smaller than the workspace assumes");
-
-/* Shared memory an SM gives its blocks, in KB, for the architecture being
- * compiled: it decides how many tiles a ring holds and how many blocks of a ring
- * fit (pipeline_shape::BLOCKS_PER_SM, and so the registers each thread may have).
- * __CUDA_ARCH_LIST__ names the architecture in the host pass too (the Makefile
- * compiles for one ARCH at a time), so the launcher's sizeof of a ring and the
- * kernel's ring agree. Without it, sm_75's 64 KB, the smallest the kit supports. */
-#if !defined(__CUDA_ARCH_LIST__) || __CUDA_ARCH_LIST__ < 800
-#define LAB3_SM_SHARED_KB 64
-#elif __CUDA_ARCH_LIST__ == 900 || (__CUDA_ARCH_LIST__ >= 1000 && __CUDA_ARCH_LIST__ < 1100)
-#define LAB3_SM_SHARED_KB 228
-#elif __CUDA_ARCH_LIST__ == 800
-#define LAB3_SM_SHARED_KB 164
-#else
-#define LAB3_SM_SHARED_KB 100
-#endif
-/* Tiles in the ring of each block: 5 where an SM has 228 KB (sm_90, sm_100: two
- * blocks of 100 KB), 3 elsewhere (60 KB, which sm_75 allows a block). */
-#ifndef LAB3_TMA_STAGES
-#define LAB3_TMA_STAGES (LAB3_SM_SHARED_KB >= 228 ? 5 : 3)
-#endif
-enum { STAGES = LAB3_TMA_STAGES };
-/* How far ahead of its ticket the loader asks L2 for a tile, in quarters of a round
- * of tickets (one ticket per block: gridDim.x); 0: no prefetch (prefetch_ahead). */
-#ifndef LAB3_PREFETCH_QUARTERS
-#define LAB3_PREFETCH_QUARTERS 2
-#endif
 
 /* A ring of type T: RING_STAGES tiles of NT worker threads (Step 3.7: the
  * consumers) x VT values, VT = TILE_VECS 16-byte vectors. The defaults are Step
- * 3.7's; Step 3.8 has its own (lab3.h). */
+ * 3.7's; Step 3.8 has its own (lab3_shapes.h). */
 template <typename T, int TILE_VECS = VECS, int RING_STAGES = STAGES>
 struct pipeline_shape {
     static_assert(TILE_VECS % 2 == 1, "odd VECS keeps the threads' 16-byte shared-memory accesses conflict-free");
@@ -76,14 +49,14 @@ struct pipeline_shape {
      * so that registers do not limit it to fewer. The occupancy calculator, asked at
      * run time, has the last word (kit_resident_blocks). */
     static constexpr int RING_BYTES = RING_STAGES * NV * (int)sizeof(T);
-    static constexpr int FIT = LAB3_SM_SHARED_KB * 1024 / (RING_BYTES + 2048);
+    static constexpr int FIT = LAB3_ARCH.sm_shared_kb * 1024 / (RING_BYTES + 2048);
     static constexpr int BLOCKS_PER_SM = FIT > 0 ? FIT : 1;
-    static_assert(NV >= LAB3_TMA_NV_I64, "no tile smaller than the workspace's status block allows for "
+    static_assert(NV >= LAB3_PIPE_MIN_NV, "no tile smaller than the workspace's status block allows for "
                                           "(lab3_workspace_status_bytes, lab3.h)");
 };
 
 /* The statuses of a pipeline: tagged with the launch's epoch (no memset before a
- * launch) and LAB3_PIPE_STATUS_SPACING bytes apart (lab3_tile.h says why). */
+ * launch) and LAB3_PIPE_STATUS_SPACING bytes apart (lab3_shapes.h says why). */
 template <typename V, lab3_order ORDER>
 using lab3_pipeline_status = lab3_tile_status<V, ORDER, LAB3_EPOCHS, LAB3_PIPE_STATUS_SPACING>;
 

@@ -13,10 +13,6 @@
 
 /* ---- tiles ------------------------------------------------------------------ */
 
-/* The smallest tile any variant uses; workspace sizes are computed with it, so
- * they are large enough for every variant. */
-#define LAB3_MIN_TILE 256
-
 /* Scratch entries the recursive multi-pass scans need: one per tile at every
  * level (the tile totals, then the totals of those, ...) until one tile is left. */
 KIT_HD size_t lab3_spine_entries(size_t n, size_t nv)
@@ -46,22 +42,6 @@ KIT_HD size_t lab3_spine_entries(size_t n, size_t nv)
 #define LAB3_TICKET_BYTES 128
 /* Bytes of one status entry: 8 for 32-bit values, 16 for 64-bit values. */
 #define LAB3_STATUS_ENTRY_MAX 16
-/* Bytes from one status to the next in a pipeline (Steps 3.7-3.8): two statuses
- * in a 128-byte line, where packed entries put 16 (32-bit values) or 8 (64-bit).
- * Every SM publishes two statuses per tile and reads a window of 32 per tile, all
- * near the front of the array. Measured on an H200 (lecture 3; plots/data/
- * lab3_status_reads_h200.csv, lab3_status_spacing_h200.csv), int32 at 2^28: a
- * look-back that reads one window and waits for nothing is no faster than the
- * real one (0.87 of memcpy against 0.89; no look-back at all: 0.94), so the reads
- * cost, not the wait. Spread 64 bytes apart (12 KB tiles), the scan reaches
- * 0.90-0.91 (int64 0.91 -> 0.92), the int64 compaction gains 2% against CUB, and
- * 2^24 moves by -1.2 to +0.2 points, although a window then spans 16 lines
- * instead of 2 (int32; 32 or 128 bytes apart, its first poll took longer): the
- * bulk copies land about 0.6 us sooner (lab3_station_times_h200.csv). 128 bytes
- * apart gained as much at 2^28 and lost 2.7 points at 2^24. The workspace's
- * status block has room for both layouts (lab3_workspace_status_bytes, lab3.h). */
-#define LAB3_PIPE_STATUS_SPACING 64
-
 /* Bytes of the status block (ticket + padding + one entry per tile) for a scan
  * of n items in tiles of nv with entries of entry_bytes. */
 KIT_HD size_t lab3_status_bytes(size_t n, size_t nv, size_t entry_bytes)

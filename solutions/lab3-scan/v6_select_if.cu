@@ -25,7 +25,7 @@
 
 enum { NT = LAB3_SELECT_NT };
 
-/* The tile of type T: NT threads x VT items (VT from lab3.h, per type). */
+/* The tile of type T: NT threads x VT items (VT from lab3_shapes.h, per type). */
 template <typename T>
 struct tile_shape {
     static constexpr int VT = sizeof(T) == 4 ? LAB3_SELECT_VT_I32 : LAB3_SELECT_VT_I64;

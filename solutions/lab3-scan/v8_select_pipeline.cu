@@ -61,7 +61,7 @@
  * a writer (a ticket is drawn only when its copy can start, Step 3.7).
  *
  * The tile: Step 3.7's NT threads, but LAB3_SELECT_PIPE_VECS = 5 vectors each
- * (20 KB, lab3.h, as Step 3.7's tile now), in a ring of 3 stages for int32: 60 KB
+ * (20 KB, lab3_shapes.h, as Step 3.7's tile now), in a ring of 3 stages for int32: 60 KB
  * of tiles (61.7 KB with what lies beside them), so 3 blocks per SM; 4 stages for
  * int64 where they fit (below). Against 12 KB x 5 the 20 KB tile gained
  * 6-10 points of CUB's speed for int64 and 0-8 for int32 (both GPUs, 3 stages,
@@ -86,26 +86,8 @@
  * epochs it pays for int64 (above). */
 #include "lab3_pipeline.cuh"
 
-/* Stages of the ring, per type. int32: 3 of 20 KB (61.7 KB with what lies beside
- * them, 3 blocks per SM on sm_90). int64: 4 (about 82 KB, 2 blocks per SM) where a
- * block may have that much shared memory (sm_80 and later), else 3 (sm_75 allows
- * 64 KB). Measured with the L2 prefetch and the epochs (plots/data/
- * lab3_epochs_builds_h100.csv and _h200.csv, run 2; x CUB at 2^24 / 2^28): the
- * fourth stage takes int64 from 1.02-1.03 / 1.05-1.06 to 1.07 / 1.08 on an H100
- * and from 1.00 / 1.00 to 1.01-1.02 / 1.02 on an H200, and costs int32 0-1 points
- * on the H100 and 2-7 on the H200. LAB3_SM_SHARED_KB (lab3_pipeline.cuh) is the
- * same in the host pass, so the launcher's sizeof(select_ring<T>) and the kernel's
- * ring agree. -D overrides are for tuning experiments only. */
-#ifndef LAB3_SELECT_PIPE_STAGES_I32
-#define LAB3_SELECT_PIPE_STAGES_I32 3
-#endif
-#ifndef LAB3_SELECT_PIPE_STAGES_I64
-#if LAB3_SM_SHARED_KB > 64 /* sm_80 and later */
-#define LAB3_SELECT_PIPE_STAGES_I64 4
-#else
-#define LAB3_SELECT_PIPE_STAGES_I64 3
-#endif
-#endif
+/* Step 3.8's ring: LAB3_SELECT_PIPE_VECS vectors per thread, stages per type
+ * (lab3_shapes.h). */
 template <typename T>
 using select_shape = pipeline_shape<T, LAB3_SELECT_PIPE_VECS,
                                     sizeof(T) == 8 ? LAB3_SELECT_PIPE_STAGES_I64 : LAB3_SELECT_PIPE_STAGES_I32>;
