@@ -120,7 +120,7 @@ help:
 	@echo "  make tables          fill the results tables of lectures, notebooks and sheets from plots/data"
 	@echo "  make check-tables    fail if a committed table differs from its CSV (CI runs it)"
 	@echo "  (lab5 tuning)        bash plots/bench-lab5.sh --build-tune DIR, then --tune DIR OUT on the GPU:"
-	@echo "                       onesweep's tile shapes (lab5.h) side by side with CUB"
+	@echo "                       onesweep's tile shapes (lab5_shapes.h) side by side with CUB"
 	@echo "  make dist            pack a student copy (no solutions/) into dist/cuda-kit-student.tar.gz,"
 	@echo "                       then unpack it alone and run every command its README, sheets and lectures give;"
 	@echo "                       it ships the reference objects for the speed score (REF_ARCH='sm_80 sm_90')"

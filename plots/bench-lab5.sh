@@ -19,7 +19,7 @@
 # concatenated under one header.
 set -euo pipefail
 
-# The builds of the tuning sweep: name and -D flags (lab5.h, lab5_rank.cuh, v3_onesweep.cu); the
+# The builds of the tuning sweep: name and -D flags (lab5_shapes.h); the
 # shapes of earlier runs are named in the first line of plots/data/lab5_tune_*.csv.
 TUNE_SHAPES=(
     "shipped:"

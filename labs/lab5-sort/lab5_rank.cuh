@@ -16,12 +16,6 @@
 #include "lab5_sort.cuh"
 
 #define LAB5_DIGITS ((int)LAB5_OS_DIGITS) /* 8-bit digits: 256 of them */
-/* When lab5_scatter_tile loads a tile's values (-D for tuning; lab5_tune_*.csv):
- * 0 = before the keys are written, so the loads are in flight meanwhile; 1 = after
- * them, as CUB does. */
-#ifndef LAB5_VALUES_AFTER_KEYS
-#define LAB5_VALUES_AFTER_KEYS 0
-#endif
 
 template <lab5_type T>
 static __device__ __forceinline__ uint32_t lab5_digit8(uint32_t key, int pass)
@@ -211,10 +205,10 @@ static __device__ __forceinline__ void lab5_scatter_values(const uint32_t *s_val
 /* After a barrier that follows the ranking and the setting of base: write the
  * sorted tile out, keys first (s_tile holds them), then, with PAIRS, the values,
  * as CUB does: the tile's values (starting at `offset` in `values`, warp-striped
- * like the keys) are loaded before the keys are written (CUB: after them; see
- * LAB5_VALUES_AFTER_KEYS), then each value goes where its key went (s_rank), in
- * the same shared memory, and is written out with its key's digit. Every thread
- * of the block calls it. */
+ * like the keys) are loaded before the keys are written, so that the loads are in
+ * flight meanwhile (CUB: after them; lab5_tune_*.csv), then each value goes where
+ * its key went (s_rank), in the same shared memory, and is written out with its
+ * key's digit. Every thread of the block calls it. */
 template <int NT, int VT, lab5_type T, bool PAIRS>
 static __device__ __forceinline__ void lab5_scatter_tile(uint32_t *s_tile, const uint16_t *s_rank,
                                                          const uint32_t *values, size_t offset, int count,
@@ -223,19 +217,14 @@ static __device__ __forceinline__ void lab5_scatter_tile(uint32_t *s_tile, const
 {
     const bool full = count == NT * VT;
     uint32_t v[VT], digits[(VT + 3) / 4] = {};
-#if !LAB5_VALUES_AFTER_KEYS
     if (PAIRS)
         lab5_load_striped<NT, VT>(values, offset, count, 0u, v);
-#endif
     if (full)
         lab5_scatter_keys<NT, VT, T, true>(s_tile, count, pass, base, keys_out, digits);
     else
         lab5_scatter_keys<NT, VT, T, false>(s_tile, count, pass, base, keys_out, digits);
     if (!PAIRS)
         return;
-#if LAB5_VALUES_AFTER_KEYS
-    lab5_load_striped<NT, VT>(values, offset, count, 0u, v);
-#endif
     __syncthreads(); /* every key is out of s_tile */
 #pragma unroll
     for (int u = 0; u < VT; u++)

@@ -45,16 +45,9 @@
 #include "lab5_rank.cuh"
 
 enum {
-    HIST_NT = 256,  /* one thread per digit in the last block */
-    HIST_LOADS = 4, /* 16-byte loads in flight per thread in the histogram kernel */
+    HIST_NT = 256, /* one thread per digit in the last block */
+    HIST_LOADS = LAB5_ONESWEEP_HIST_LOADS,
 };
-
-/* Shared memory is carved out of the SM's L1, whose lines also receive the loads
- * in flight: 1 = ask for just the shared memory the resident blocks need, 0 = the
- * largest carveout (-D to compare, lab5_tune_*.csv). */
-#ifndef LAB5_FIT_CARVEOUT
-#define LAB5_FIT_CARVEOUT 1
-#endif
 
 /* ---- the histograms of all four passes --------------------------------------------- */
 
@@ -185,20 +178,6 @@ static __global__ void __launch_bounds__(HIST_NT) onesweep_histogram(const uint3
 
 /* ---- one digit pass ----------------------------------------------------------------------- */
 
-/* How many predecessors a digit thread reads at once in the look-back (-D for
- * tuning, lab5_tune_*.csv). The words of a window are loaded together, so passing
- * k tiles costs about k / W round trips to L2 instead of k: keys-only sorts of
- * 2^28 keys run 8-9% faster with W = 4 on both GPUs. With values the same window
- * makes 2^28 pairs 4-7% slower (the passes' DRAM throughput drops from 61% to
- * 56% of the peak for the same bytes, H100 ncu; there a 1 us pause after the
- * look-back even makes pairs faster: lecture 5), so pairs keep W = 1. */
-#ifndef LAB5_LOOKBACK_WINDOW
-#define LAB5_LOOKBACK_WINDOW 4
-#endif
-#ifndef LAB5_LOOKBACK_WINDOW_PAIRS
-#define LAB5_LOOKBACK_WINDOW_PAIRS 1
-#endif
-
 /* A pass's tile: NT threads x VT keys, and how many blocks of it share an SM (their
  * registers must fit: 2 x 384 threads may use 80 each, 1 x 640 up to 96). Keys: two
  * tiles of 384 x 24 per SM. With values: two of 384 x 22 (more keys per thread would
@@ -328,18 +307,17 @@ onesweep_pass(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys
 /* ---- the launcher ----------------------------------------------------------------------------- */
 
 /* The pass kernel's query (kit_resident_blocks), once per GPU: before counting,
- * let it have its `smem` bytes of dynamic shared memory and set its carveout
- * (LAB5_FIT_CARVEOUT): the percentage of the SM's shared memory that BLOCKS
- * blocks need (dynamic + static + the 1 KB reserved per block), rounded up by the
- * driver to a carveout it has; the rest of the SM's 256 KB of L1 + shared memory
- * stays L1. */
+ * let it have its `smem` bytes of dynamic shared memory and set its carveout: the
+ * percentage of the SM's shared memory that BLOCKS blocks need (dynamic + static +
+ * the 1 KB reserved per block), rounded up by the driver to a carveout it has.
+ * Shared memory is carved out of the SM's L1, whose lines also receive the loads
+ * in flight: the rest of the SM's 256 KB of L1 + shared memory stays L1 (against
+ * the largest carveout: lab5_tune_*.csv). */
 template <int BLOCKS>
 static int fit_carveout_then_count(int device, const void *kernel, int threads, size_t smem, int *blocks)
 {
     if (int err = KIT_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem)))
         return err;
-    int percent = (int)cudaSharedmemCarveoutMaxShared;
-#if LAB5_FIT_CARVEOUT
     int per_sm = 0;
     cudaFuncAttributes attr;
     if (int err = KIT_CHECK(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device)))
@@ -347,9 +325,8 @@ static int fit_carveout_then_count(int device, const void *kernel, int threads, 
     if (int err = KIT_CHECK(cudaFuncGetAttributes(&attr, kernel)))
         return err;
     size_t need = (size_t)BLOCKS * (smem + attr.sharedSizeBytes + 1024);
-    percent = (int)((need * 100 + per_sm - 1) / per_sm);
+    int percent = (int)((need * 100 + per_sm - 1) / per_sm);
     percent = percent < 100 ? percent : 100;
-#endif
     if (int err = KIT_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, percent)))
         return err;
     return kit_count_resident_blocks(device, kernel, threads, smem, blocks);
