@@ -1,12 +1,28 @@
-/* lab2_shape.h: the launch-shape arithmetic of lab2, shared by the launchers, the
- * kernels and the CPU suite (tests/cpu/test_lab2_ref.c). Valid C11 and CUDA C++
- * (KIT_HD, kit_hd.h). */
+/* lab2_shape.h: lab 2's tile shapes, the one place to retune them, and the
+ * launch-shape arithmetic, shared by the launchers, the kernels and the CPU suite
+ * (tests/cpu/test_lab2_ref.c). Valid C11 and CUDA C++ (KIT_HD, kit_hd.h). */
 #ifndef LAB2_SHAPE_H
 #define LAB2_SHAPE_H
 
 #include <stddef.h>
 
 #include "kit_hd.h"
+
+/* Tile shapes (each variant file names its own in an enum: NT threads per block, VT
+ * per thread). Steps 2.0-2.4: VT counts VALUES, and NV = NT * VT values per block is
+ * what they pass to lab2_multipass. Steps 2.5-2.6: VT counts 16-byte VECTORS, so a
+ * tile is NT * VT vectors = lab2_tile_items(NT, VT, sizeof(In)) values (4096 int32 at
+ * 256 x 4); those files name it TILE_VECTORS, not NV, so that the two cannot be mixed.
+ * The GPU suite derives its sizes from these constants, so retuning a tile moves its
+ * tests. To retune (Question 4), edit the value HERE and rebuild: the Makefile has no
+ * hook for extra -D flags, and a -D given to nvcc alone would not reach the C test
+ * files that read the same constants. (The #ifndef only lets the ablation build of
+ * tools/maint/gpu-extra-lab23.sh compile the .cu files with -DLAB2_BLOCKED_VT=1.) */
+#define LAB2_TREE_NT 256    /* Steps 2.0-2.4: threads per block (one value each, two from 2.3 on) */
+#define LAB2_BLOCKED_NT 256 /* Steps 2.5-2.6: threads per block ... */
+#ifndef LAB2_BLOCKED_VT
+#define LAB2_BLOCKED_VT 4   /* ... x 16-byte loads per thread per tile */
+#endif
 
 /* The smallest number of values one block of a multi-pass variant reduces (one
  * per thread, 256 threads). It bounds how many block partials the first pass can
