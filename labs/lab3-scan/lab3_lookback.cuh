@@ -13,7 +13,7 @@
 #include "lab3.h"
 #include "lab3_block_scan.cuh"
 
-/* ---- tile status of the single-pass scans (Steps 3.3-3.6) --------------------------
+/* ---- tile status of the single-pass scans (Steps 3.3-3.8) --------------------------
  * Layout of ws->status (lab3_tile.h): a ticket counter in the first
  * LAB3_TICKET_BYTES, then LAB3_LOOKBACK_PAD spare entries, then one entry per tile.
  *
