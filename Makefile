@@ -122,7 +122,7 @@ help:
 	@echo "  make check-data      fail if a file under plots/data/ is referenced nowhere (CI runs it)"
 	@echo "  make check-figures   fail if a figure drawn from a trace no longer matches the code (CI runs it)"
 	@echo "  (lab5 tuning)        bash plots/bench-lab5.sh --build-tune DIR, then --tune DIR OUT on the GPU:"
-	@echo "                       onesweep's tile shapes (lab5.h) side by side with CUB"
+	@echo "                       onesweep's tile shapes (lab5_shapes.h) side by side with CUB"
 	@echo "  make dist            pack a student copy (no solutions/) into dist/cuda-kit-student.tar.gz,"
 	@echo "                       then unpack it alone and run every command its README, sheets and lectures give;"
 	@echo "                       it ships the reference objects for the speed score (REF_ARCH='sm_80 sm_90')"

@@ -94,7 +94,8 @@ build_one() {
     local name=$1 nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
     local arch lab=solutions/lab1-atomics o
     arch=$(cat build/last-arch)
-    local objs=(build/common/*.c.o)
+    local objs=() f
+    for f in common/*.c; do objs+=("build/$f.o"); done # not a glob of build/: no stale objects
     for o in build/$lab/*.o; do
         [[ $o == */v5_smem_warp.cu.o ]] || objs+=("$o")
     done

@@ -12,7 +12,7 @@
  * than the L1 already saved (see float3-aos). */
 #include "lab0.h"
 
-enum { NT = 256 };
+enum { NT = LAB0_NT };
 
 __global__ void add_two_smem(const float *__restrict__ in, float *__restrict__ out, size_t n)
 {

@@ -11,7 +11,7 @@
  * bytes in flight (lecture 0, "The copy limit"). */
 #include "lab0.h"
 
-enum { NT = 256 };
+enum { NT = LAB0_NT };
 
 __global__ void copy_offset(const float *__restrict__ in, float *__restrict__ out, size_t words,
                             int offset)

@@ -18,7 +18,7 @@
 #include "lab1_value.cuh"
 #include "lab1_warp.cuh"
 
-enum { NT = 256 }; /* a multiple of 32: whole warps */
+enum { NT = LAB1_NT }; /* a multiple of 32: whole warps */
 
 /* What a peer group adds: a count adds the group's size (every element adds 1);
  * doubles need Stage 2. */

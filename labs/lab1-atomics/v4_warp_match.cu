@@ -19,7 +19,7 @@
 #include "lab1_value.cuh"
 #include "lab1_warp.cuh"
 
-enum { NT = 256 }; /* a multiple of 32: whole warps */
+enum { NT = LAB1_NT }; /* a multiple of 32: whole warps */
 
 /* What a peer group adds: counts in one instruction, doubles by Stage 2. */
 __device__ __forceinline__ int group_sum(unsigned, unsigned peers, int)

@@ -22,7 +22,7 @@
  * the idle GPU around it show.
  * Expect: near the read bandwidth of the GPU at large n: above the memcpy row's
  * GB/s, which counts a read and a write per byte (103% of memcpy at 2^28 on an H200).
- * Types: i64, f32, max. Tunables: LAB2_BLOCKED_NT, LAB2_BLOCKED_VT (edit them in lab2.h). */
+ * Types: i64, f32, max. Tunables: LAB2_BLOCKED_NT, LAB2_BLOCKED_VT (edit them in lab2_shape.h). */
 #include "lab2.h"
 #include "lab2_ops.cuh"
 

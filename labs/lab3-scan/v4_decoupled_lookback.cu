@@ -23,7 +23,9 @@
  * still below reduce-then-scan (on an H200 at 2^28 int32: 157 against 341 billion
  * items/s): moving only 2n values is not enough on its own. Step 3.5 closes the
  * gap. */
-#include "lab3_scan.cuh"
+#include "lab3_block_scan.cuh"
+#include "lab3_lookback.cuh"
+#include "lab3_tile_load.cuh"
 
 enum { NT = LAB3_BLOCKED_NT, VT = LAB3_BLOCKED_VT, NV = NT * VT };
 

@@ -20,11 +20,12 @@
  *
  * The status value is the count of kept items (32 bits: n < 2^32), so one 64-bit
  * word holds flag + count for both element types. */
-#include "lab3_scan.cuh"
+#include "lab3_block_scan.cuh"
+#include "lab3_lookback.cuh"
 
 enum { NT = LAB3_SELECT_NT };
 
-/* The tile of type T: NT threads x VT items (VT from lab3.h, per type). */
+/* The tile of type T: NT threads x VT items (VT from lab3_shapes.h, per type). */
 template <typename T>
 struct tile_shape {
     static constexpr int VT = sizeof(T) == 4 ? LAB3_SELECT_VT_I32 : LAB3_SELECT_VT_I64;

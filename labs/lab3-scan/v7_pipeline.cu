@@ -128,7 +128,7 @@
  * refilled by a bulk copy after the next hand-over), and thread 0 after
  * initialising the barriers. sm_90 only: older GPUs have no async proxy.
  *
- * Defaults (-D to tune; lab3.h has the tile, lab3_pipeline.cuh the stages):
+ * Defaults (lab3_shapes.h has the tile, the stages and the prefetch distance):
  *   - tiles of 256 consumer threads x 5 vectors = 20 KB; 352 threads per block (8
  *     consumer warps + 3). The look-back sets the pace: a block's look-back warp
  *     is busy for 94-95% of each tile's time and hardly ever waits for the station
@@ -156,7 +156,7 @@
  *     lab3_pipeline.cuh, LAB3_PREFETCH_QUARTERS = 2): in L2, more bytes are in
  *     flight than the stages hold (plots/data/lab3_prefetch_tune_*.csv);
  *   - the statuses 64 bytes apart, not packed (LAB3_PIPE_STATUS_SPACING,
- *     lab3_tile.h): on an H200 the look-back's reads of packed statuses slowed
+ *     lab3_shapes.h): on an H200 the look-back's reads of packed statuses slowed
  *     the ring (plots/data/lab3_status_spacing_h200.csv).
  * Measured with 12 KB tiles (plots/data/lab3_epochs_h100.csv, lab3_epochs.csv;
  * exclusive, 2^24 / 2^28, the slower of two rounds; statuses packed): int32 0.95
@@ -186,7 +186,7 @@
 
 /* The scan's statuses: the sums, relaxed, tagged with the launch's epoch (no
  * memset before a launch: lab3_tile.h). */
-template <typename T> using scan_status = lab3_tile_status<T, LAB3_RELAXED, true>;
+template <typename T> using scan_status = lab3_pipeline_status<T, LAB3_RELAXED>;
 
 /* The block: NT consumer threads (warps 0 .. CONSUMER_WARPS - 1, so that thread
  * ranks within the consumers are threadIdx.x), then one warp per other station. */
@@ -279,7 +279,7 @@ __global__ void __launch_bounds__(THREADS, pipeline_shape<T>::BLOCKS_PER_SM)
 template <typename T>
 static int launch_pipeline_scan(const lab3_scan_io *io, cudaStream_t stream)
 {
-    // TODO(Step 3.7): the status of a new epoch (scan_status<T>::begin_epoch: no memset); once per type (a function-local static): lab3_pipeline_resident_blocks(pipeline_scan<T>, THREADS, sizeof(pipeline_smem<T>), &resident); grid = min(tiles, resident blocks) of THREADS threads; in_aligned and out_aligned apart (about 17 lines)
+    // TODO(Step 3.7): the status of a new epoch (scan_status<T>::begin_epoch: no memset); kit_resident_blocks(pipeline_scan<T>, THREADS, sizeof(pipeline_smem<T>), &resident, lab3_count_with_max_shared) (asked once per GPU); grid = min(tiles, resident blocks) of THREADS threads; in_aligned and out_aligned apart (about 15 lines)
     (void)io, (void)stream;
     return KIT_TODO;
 }

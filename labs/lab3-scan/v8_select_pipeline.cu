@@ -61,7 +61,7 @@
  * a writer (a ticket is drawn only when its copy can start, Step 3.7).
  *
  * The tile: Step 3.7's NT threads, but LAB3_SELECT_PIPE_VECS = 5 vectors each
- * (20 KB, lab3.h, as Step 3.7's tile now), in a ring of 3 stages for int32: 60 KB
+ * (20 KB, lab3_shapes.h, as Step 3.7's tile now), in a ring of 3 stages for int32: 60 KB
  * of tiles (61.7 KB with what lies beside them), so 3 blocks per SM; 4 stages for
  * int64 where they fit (below). Against 12 KB x 5 the 20 KB tile gained
  * 6-10 points of CUB's speed for int64 and 0-8 for int32 (both GPUs, 3 stages,
@@ -86,33 +86,15 @@
  * epochs it pays for int64 (above). */
 #include "lab3_pipeline.cuh"
 
-/* Stages of the ring, per type. int32: 3 of 20 KB (61.7 KB with what lies beside
- * them, 3 blocks per SM on sm_90). int64: 4 (about 82 KB, 2 blocks per SM) where a
- * block may have that much shared memory (sm_80 and later), else 3 (sm_75 allows
- * 64 KB). Measured with the L2 prefetch and the epochs (plots/data/
- * lab3_epochs_builds_h100.csv and _h200.csv, run 2; x CUB at 2^24 / 2^28): the
- * fourth stage takes int64 from 1.02-1.03 / 1.05-1.06 to 1.07 / 1.08 on an H100
- * and from 1.00 / 1.00 to 1.01-1.02 / 1.02 on an H200, and costs int32 0-1 points
- * on the H100 and 2-7 on the H200. LAB3_SM_SHARED_KB (lab3_pipeline.cuh) is the
- * same in the host pass, so the launcher's sizeof(select_ring<T>) and the kernel's
- * ring agree. -D overrides are for tuning experiments only. */
-#ifndef LAB3_SELECT_PIPE_STAGES_I32
-#define LAB3_SELECT_PIPE_STAGES_I32 3
-#endif
-#ifndef LAB3_SELECT_PIPE_STAGES_I64
-#if LAB3_SM_SHARED_KB > 64 /* sm_80 and later */
-#define LAB3_SELECT_PIPE_STAGES_I64 4
-#else
-#define LAB3_SELECT_PIPE_STAGES_I64 3
-#endif
-#endif
+/* Step 3.8's ring: LAB3_SELECT_PIPE_VECS vectors per thread, stages per type
+ * (lab3_shapes.h). */
 template <typename T>
 using select_shape = pipeline_shape<T, LAB3_SELECT_PIPE_VECS,
                                     sizeof(T) == 8 ? LAB3_SELECT_PIPE_STAGES_I64 : LAB3_SELECT_PIPE_STAGES_I32>;
 
 /* Step 3.8's statuses: counts; A relaxed, P released (the header); epochs, as
  * Step 3.7's. */
-typedef lab3_tile_status<uint32_t, LAB3_P_RELEASED, true> count_status;
+typedef lab3_pipeline_status<uint32_t, LAB3_P_RELEASED> count_status;
 
 /* The block: NT flagger threads (warps 0 .. FLAG_WARPS - 1, thread ranks =
  * threadIdx.x, as read_values expects), then the loader, the look-back and the
@@ -195,7 +177,7 @@ __global__ void __launch_bounds__(THREADS, select_shape<T>::BLOCKS_PER_SM)
 template <typename T>
 static int select_pipeline(const lab3_select_io *io, cudaStream_t stream)
 {
-    // TODO(Step 3.8): count statuses of a new epoch for this step's tiles (select_shape; count_status::begin_epoch); once per type: lab3_pipeline_resident_blocks(select_pipeline_kernel<T>, THREADS, sizeof(select_ring<T>), &resident); grid = min(tiles, resident) of THREADS threads; in_aligned = in is 16-byte aligned (the stores go item by item) (about 15 lines)
+    // TODO(Step 3.8): count statuses of a new epoch for this step's tiles (select_shape; count_status::begin_epoch); kit_resident_blocks(select_pipeline_kernel<T>, THREADS, sizeof(select_ring<T>), &resident, lab3_count_with_max_shared); grid = min(tiles, resident) of THREADS threads; in_aligned = in is 16-byte aligned (the stores go item by item) (about 14 lines)
     (void)io, (void)stream;
     return KIT_TODO;
 }

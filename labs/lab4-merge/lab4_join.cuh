@@ -204,12 +204,6 @@ static __device__ void join_rows_before(const join_tile &tile, int64_t tiles, in
 
 /* ---- the keys of a later tile --------------------------------------------------------- */
 
-/* How far ahead a tile asks for keys, in quarters of the blocks resident on the
- * GPU (-D to tune; 0: no prefetch). */
-#ifndef LAB4_PREFETCH_QUARTERS
-#define LAB4_PREFETCH_QUARTERS 4
-#endif
-
 /* Ask L2 for the keys in [begin, end): their 16-byte aligned part, in one
  * kit_prefetch_l2 (nothing on GPUs before sm_90). */
 static __device__ __forceinline__ void join_prefetch_span(const int32_t *begin, const int32_t *end)
@@ -243,7 +237,7 @@ static __device__ void join_prefetch_keys(const int32_t *a, int64_t a_count, con
 }
 
 /* The prefetch's distance for a kernel of SEARCH_NT threads: the blocks of it
- * resident on the GPU x LAB4_PREFETCH_QUARTERS / 4 (asked once per kernel). */
+ * resident on the GPU x LAB4_PREFETCH_QUARTERS / 4 (asked once per GPU). */
 template <typename K> static int join_prefetch_ahead(K kernel, int64_t *ahead)
 {
     int resident = 0, err = kit_resident_blocks(kernel, SEARCH_NT, 0, &resident);

@@ -15,7 +15,6 @@
 #include "lab4.h"
 #include "lab4_search.h"
 
-enum { LAB4_PARTITION_NT = 128 };
 static_assert(LAB4_PARTITION_NT % LAB4_PARTITION_COARSE_EVERY == 0, "level-1 groups tile the block");
 
 /* The grid of a partition kernel for `tiles` tiles: enough blocks of
@@ -71,7 +70,7 @@ static __device__ __forceinline__ int64_t lab4_merge_path_bisect_lanes(const int
  *   2. the others search only between the splits of the two level-1 boundaries
  *      around them (lab4_range_between).
  * A search is a chain of dependent DRAM reads, and the launcher picks the
- * shape by which of two costs bounds the kernel (lab4.h, lecture 4):
+ * shape by which of two costs bounds the kernel (lab4_shapes.h, lecture 4):
  *   - fewer than LAB4_PARTITION_PROBES / 4 boundaries: the chain's latency,
  *     since the DRAM could serve more reads than the searches have in flight.
  *     LANES lanes per boundary (4 to 32, boundaries x LANES <=
@@ -104,7 +103,7 @@ static int lab4_launch_partitions_with(const int32_t *a, int64_t a_count, const 
 }
 
 /* Launch lab4_merge_partitions for `tiles` tiles (tiles + 1 boundaries) in the
- * shape lab4.h describes: from LAB4_PARTITION_PROBES boundaries on, one lane each
+ * shape lab4_shapes.h describes: from LAB4_PARTITION_PROBES boundaries on, one lane each
  * in two levels; below, one level, with the most lanes per boundary (4 to 32)
  * that keep boundaries x lanes <= LAB4_PARTITION_PROBES, or one lane where not
  * even 4 do. */

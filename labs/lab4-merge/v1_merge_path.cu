@@ -15,7 +15,7 @@
  * values from there: the same three barriers, twice the shared memory.
  * Still slow: each tile waits on its loads with nothing else to do but what
  * other resident blocks offer; VT and NT trade registers and shared memory for
- * loads in flight (tune them: LAB4_MERGE_NT, LAB4_MERGE_VT in lab4.h, VT odd).
+ * loads in flight (tune them: LAB4_MERGE_NT, LAB4_MERGE_VT in lab4_shapes.h, VT odd).
  * On an H200, 128 x 23 did best of the shapes tried (128..512 x 7..23): long
  * serial runs per thread amortize the searches and barriers; 56 registers for
  * keys, 87 for pairs (nvcc 13.0, sm_90, -Xptxas -v).

@@ -149,6 +149,6 @@ extern "C" int lab4_join(const lab4_io *io, cudaStream_t stream)
                 return err;
         return 0;
     }
-    // TODO(Step 4.4): check the sizes (join_sizes_fit, and the partitions of an expand of join_capacity rows); join_prefetch_ahead (once); 1. join_search_prepare, join_search_scan, record_phase 0; 2. join_partitions, record_phase 1; 3. join_expand, record_phase 2; then join_finish (about 38 lines)
+    // TODO(Step 4.4): check the sizes (join_sizes_fit, and the partitions of an expand of join_capacity rows); the resident grids and join_prefetch_ahead (kit_resident_blocks: asked once per GPU); 1. join_search_prepare, join_search_scan, record_phase 0; 2. join_partitions, record_phase 1; 3. join_expand, record_phase 2; then join_finish (about 38 lines)
     return KIT_TODO;
 }

@@ -50,9 +50,9 @@
  * Records no phase events (lab4_io.phase_events): it has one pass. */
 #include "lab4_join.cuh"
 
-/* The kernel is built for FUSED_BLOCKS_PER_SM blocks an SM (Hopper), where 4
- * used to fit: the count waits on barriers and on the look-back, and a fifth
- * block's warps issue meanwhile. That takes two budgets:
+/* The kernel is built for LAB4_FUSED_BLOCKS_PER_SM blocks an SM (Hopper,
+ * lab4_shapes.h), where 4 used to fit: the count waits on barriers and on the
+ * look-back, and a fifth block's warps issue meanwhile. That takes two budgets:
  *   - registers: 65,536 / (5 x 256 threads) = 51 a thread, 48 as allocated
  *     (__launch_bounds__ below; the kernel used 64, and needs no spill at 48);
  *   - shared memory: FUSED_SHARED bytes a block, Hopper's 228 KB an SM / 5,
@@ -68,15 +68,11 @@
  * (plots/data/lab4_join_flags*.csv): 17.6-22.0% faster for about 16 per key,
  * 4.8-8.5% for about 4 per key, 3.6-6.8% for the hot key and 1.5-6.9% for
  * unique keys, on both GPUs. */
-enum { FUSED_BLOCKS_PER_SM = 5, FUSED_SHARED = 228 * 1024 / FUSED_BLOCKS_PER_SM - 1024 - 128 };
-/* The blocks __launch_bounds__ asks room for: 5 x 256 threads fit an SM of 2,048
- * (sm_80, sm_90, sm_100) or 1,536 (the other recent parts), not sm_75's 1,024,
- * which holds 4 (ptxas would ignore the bound there, with a warning). */
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
-#define FUSED_MIN_BLOCKS 4
-#else
-#define FUSED_MIN_BLOCKS FUSED_BLOCKS_PER_SM
-#endif
+enum {
+    FUSED_BLOCKS_PER_SM = LAB4_FUSED_BLOCKS_PER_SM,
+    FUSED_SHARED = 228 * 1024 / FUSED_BLOCKS_PER_SM - 1024 - 128,
+    FUSED_MIN_BLOCKS = lab4_fused_min_blocks(KIT_ARCH) /* __launch_bounds__ (lab4_shapes.h) */
+};
 /* The expand's chunk: SEARCH_NT threads x OUT_VT items (rows + A rows), as many
  * as obj_s can hold beside the search tile in FUSED_SHARED bytes (11 for the
  * 256 x 11 tile: 45,256 bytes in all). */
@@ -85,10 +81,12 @@ enum {
     OUT_NV = SEARCH_NT * OUT_VT
 };
 static_assert(OUT_VT >= 1, "no room for the expand's chunk beside the search tile");
-/* A tile with more items (rows + A rows) than SHARE_CHUNKS chunks shares them,
- * CLAIM_CHUNKS chunks per claim (one atomicAdd each); a block that has finished
- * its own tile helps the HELP_RECENT tiles shared last. */
-enum { SHARE_CHUNKS = 8, CLAIM_CHUNKS = 4, HELP_RECENT = 16 };
+/* Sharing a big tile's chunks (lab4_shapes.h). */
+enum {
+    SHARE_CHUNKS = LAB4_FUSED_SHARE_CHUNKS,
+    CLAIM_CHUNKS = LAB4_FUSED_CLAIM_CHUNKS,
+    HELP_RECENT = LAB4_FUSED_HELP_RECENT
+};
 enum { CLAIM_NV = CLAIM_CHUNKS * OUT_NV };
 static_assert(SHARE_CHUNKS >= CLAIM_CHUNKS, "a shared tile has more items than the owner's claim 0");
 
@@ -334,7 +332,7 @@ extern "C" int lab4_join_fused(const lab4_io *io, cudaStream_t stream)
     *io->join_rows = 0; /* until the row count is known */
     if (n == 0)
         return 0;
-    // TODO(Step 4.5): check the sizes (join_sizes_fit); join_prefetch_ahead (once); join_search_prepare; join_fused_tiles<KEEP_B> with KEEP_B = keep_b; join_fused_b_rows when the join keeps B rows; join_finish (about 30 lines)
+    // TODO(Step 4.5): check the sizes (join_sizes_fit); the resident grid and join_prefetch_ahead (kit_resident_blocks: asked once per GPU); join_search_prepare; join_fused_tiles<KEEP_B> with KEEP_B = keep_b; join_fused_b_rows when the join keeps B rows; join_finish (about 30 lines)
     (void)a_count; (void)b_count; (void)stream;
     (void)join_fused_tiles<0>; (void)join_fused_tiles<1>; /* the kernels, so their helpers count as used */
     return KIT_TODO;

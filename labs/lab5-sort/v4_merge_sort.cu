@@ -22,7 +22,7 @@
  * curve that bends down with log n. */
 #include "lab5_sort.cuh"
 
-enum { NT = LAB5_MERGE_NT, VT = LAB5_MERGE_VT, NV = NT * VT, PARTITION_NT = 128 };
+enum { NT = LAB5_MERGE_NT, VT = LAB5_MERGE_VT, NV = NT * VT, PARTITION_NT = LAB5_MERGE_PARTITION_NT };
 
 /* Serial merge of up to VT outputs from shared keys[a..a_end) and keys[b..b_end)
  * (A's range before B's in the same array): out[i] is the i-th output, from[i]

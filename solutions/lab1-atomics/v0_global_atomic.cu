@@ -16,7 +16,7 @@
 #include "lab1.h"
 #include "lab1_value.cuh"
 
-enum { NT = 256 };
+enum { NT = LAB1_NT };
 
 template <typename T>
 __global__ void add_global(const int *__restrict__ keys, const double *__restrict__ values, size_t n,

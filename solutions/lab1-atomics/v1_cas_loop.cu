@@ -18,7 +18,7 @@
 #include "lab1.h"
 #include "lab1_value.cuh"
 
-enum { NT = 256 };
+enum { NT = LAB1_NT };
 
 __device__ __forceinline__ void atomic_add_by_cas(double *address, double v)
 {

@@ -25,7 +25,7 @@
 #include "lab1_smem.cuh"
 #include "lab1_value.cuh"
 
-enum { NT = 256 };
+enum { NT = LAB1_NT };
 
 template <typename T>
 __global__ void add_smem_private(const int *__restrict__ keys, const double *__restrict__ values,

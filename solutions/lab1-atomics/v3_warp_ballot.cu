@@ -18,7 +18,7 @@
 #include "lab1_value.cuh"
 #include "lab1_warp.cuh"
 
-enum { NT = 256 }; /* a multiple of 32: whole warps */
+enum { NT = LAB1_NT }; /* a multiple of 32: whole warps */
 
 /* What a peer group adds: a count adds the group's size (every element adds 1);
  * doubles need Stage 2. */
@@ -41,7 +41,7 @@ __global__ void add_ballot(const int *__restrict__ keys, const double *__restric
 {
     // BEGIN SOLUTION (Step 1.3): active = __ballot_sync(full mask, i < n) BEFORE any lane leaves; lanes with data find their peers (lab1_peers_by_ballot<TRACE>), sum the group (group_sum<TRACE>), and the leader (lowest peer) adds the sum; with TRACE, every lane fills trace->peers[lane] and the leader trace->atomic[lane] (written = 1, its key, total = the group sum it added)
     size_t i = (size_t)blockIdx.x * NT + threadIdx.x;
-    unsigned active = __ballot_sync(LAB1_FULL_MASK, i < n); /* every lane of the warp is here */
+    unsigned active = __ballot_sync(KIT_FULL_MASK, i < n); /* every lane of the warp is here */
     if (i >= n)
         return;
     int key = keys[i];

@@ -19,7 +19,7 @@
 #include "lab1_value.cuh"
 #include "lab1_warp.cuh"
 
-enum { NT = 256 }; /* a multiple of 32: whole warps */
+enum { NT = LAB1_NT }; /* a multiple of 32: whole warps */
 
 /* What a peer group adds: counts in one instruction, doubles by Stage 2. */
 __device__ __forceinline__ int group_sum(unsigned, unsigned peers, int)
@@ -44,7 +44,7 @@ __global__ void add_match(const int *__restrict__ keys, const double *__restrict
 {
     // BEGIN SOLUTION (Step 1.4): active lanes as in 1.3; peers = __match_any_sync(active, key); sum = group_sum(active, peers, lab1_weight<T>(values, i)); the lowest peer adds it
     size_t i = (size_t)blockIdx.x * NT + threadIdx.x;
-    unsigned active = __ballot_sync(LAB1_FULL_MASK, i < n);
+    unsigned active = __ballot_sync(KIT_FULL_MASK, i < n);
     if (i >= n)
         return;
     int key = keys[i];

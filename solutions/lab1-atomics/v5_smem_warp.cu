@@ -3,7 +3,7 @@
  * This step adds six ideas at once to smem-private (1.2) and warp-match (1.4).
  * Lecture 1 measures the share of each ("What each idea of smem-warp buys"):
  * ideas 1, 2, 3, 5 and 6 by an ablation, this file rebuilt without one of them by
- * the -D switches below (plots/bench-lab1.sh, plots/data/lab1_ablation.csv), idea 4,
+ * the -D switches of lab1_shapes.h (plots/bench-lab1.sh, plots/data/lab1_ablation.csv), idea 4,
  * which has no switch, by the tuning run (plots/data/lab1_tune.csv):
  *   1. Copies per warp: up to SW_MAX_COPIES private copies of the bins per block
  *      (one per warp), as many as fit without opting in (8 copies of 256 counts =
@@ -46,19 +46,7 @@
 #include "lab1_warp.cuh"
 
 enum { NT = LAB1_SW_NT, VT = LAB1_SW_VT, LOADS = VT / 4, WARPS = NT / LAB1_WARP };
-/* -D overrides are for the tuning and ablation runs only (plots/bench-lab1.sh). */
-#ifndef SW_HIST_BLOCKS_PER_SM
-#define SW_HIST_BLOCKS_PER_SM 4 /* the histogram's cap, tuned on an H200 (lecture 1); 0: none */
-#endif
-#ifndef SW_MAX_COPIES
-#define SW_MAX_COPIES WARPS /* 1: one copy per block, as in smem-private */
-#endif
-#ifndef SW_MATCH_MIN
-#define SW_MATCH_MIN 4 /* aggregate when this many lanes share the first lane's key (33: never) */
-#endif
-#ifndef SW_READ_ONCE_L2S
-#define SW_READ_ONCE_L2S 8 /* the read-once hint while keys <= this many L2s (0: never) */
-#endif
+/* SW_HIST_BLOCKS_PER_SM, SW_MAX_COPIES, SW_MATCH_MIN, SW_READ_ONCE_L2S: lab1_shapes.h. */
 
 /* The block's private copies of the bins, copies x bins of T, in dynamic shared
  * memory (one byte array for every T: see smem-private). */
@@ -176,7 +164,7 @@ __device__ __forceinline__ void add_full_tiles(int *mine, const int4 *quads, siz
             k[u] = load_quad<READ_ONCE>(&tile[u * LAB1_WARP + lane]);
 #pragma unroll
         for (int u = 0; u < LOADS; u++)
-            add_quad(mine, LAB1_FULL_MASK, k[u]);
+            add_quad(mine, KIT_FULL_MASK, k[u]);
     }
     // STUB: (void)mine;
     // STUB: (void)quads;
@@ -197,7 +185,7 @@ __device__ __forceinline__ void add_tail(int *mine, const int *keys, size_t n, s
     const int lane = lab1_lane_id();
     for (size_t q0 = first_quad + my_warp * LAB1_WARP; q0 < quads; q0 += warps * LAB1_WARP) {
         size_t q = q0 + lane;
-        unsigned active = __ballot_sync(LAB1_FULL_MASK, q < quads);
+        unsigned active = __ballot_sync(KIT_FULL_MASK, q < quads);
         if (q < quads)
             add_quad(mine, active, reinterpret_cast<const int4 *>(keys)[q]);
     }
@@ -285,7 +273,7 @@ __global__ void scatter_add_smem_warp(const int *__restrict__ keys, const double
      * all 32 lanes vote together. */
     for (size_t i0 = warp_first; i0 < n; i0 += (size_t)gridDim.x * NT) {
         size_t i = i0 + lab1_lane_id();
-        unsigned active = __ballot_sync(LAB1_FULL_MASK, i < n);
+        unsigned active = __ballot_sync(KIT_FULL_MASK, i < n);
         if (i < n)
             add_one(mine, active, keys[i], values[i]);
     }

@@ -33,7 +33,7 @@
  * Expect: as fast as `register-blocked` at large n, faster at medium n (2^20 to
  * 2^24) where a launch costs a noticeable fraction of the time; the target is
  * the cub row (two launches) at 2^24 and 2^28.
- * Types: i64, f32, max. Tunables: LAB2_BLOCKED_NT, LAB2_BLOCKED_VT (edit them in lab2.h). */
+ * Types: i64, f32, max. Tunables: LAB2_BLOCKED_NT, LAB2_BLOCKED_VT (edit them in lab2_shape.h). */
 #include "lab2.h"
 #include "lab2_ops.cuh"
 

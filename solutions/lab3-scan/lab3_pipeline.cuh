@@ -21,45 +21,20 @@
 #define LAB3_PIPELINE_CUH
 
 #include "kit_cuda.cuh"
-#include "lab3_scan.cuh"
+#include "lab3_block_scan.cuh"
+#include "lab3_lookback.cuh"
+#include "lab3_tile_load.cuh"
 
 #include <cooperative_groups.h>
 #include <cuda/barrier>
 #include <cuda/ptx>
 
-enum { NT = LAB3_TMA_NT, VECS = LAB3_TMA_VECS };
+enum { NT = LAB3_TMA_NT, VECS = LAB3_TMA_VECS, STAGES = LAB3_ARCH.pipe_stages };
 static_assert(NT % 32 == 0 && NT >= LAB3_MIN_TILE, "whole warps, tiles no smaller than the workspace assumes");
-
-/* Shared memory an SM gives its blocks, in KB, for the architecture being
- * compiled: it decides how many tiles a ring holds and how many blocks of a ring
- * fit (pipeline_shape::BLOCKS_PER_SM, and so the registers each thread may have).
- * __CUDA_ARCH_LIST__ names the architecture in the host pass too (the Makefile
- * compiles for one ARCH at a time), so the launcher's sizeof of a ring and the
- * kernel's ring agree. Without it, sm_75's 64 KB, the smallest the kit supports. */
-#if !defined(__CUDA_ARCH_LIST__) || __CUDA_ARCH_LIST__ < 800
-#define LAB3_SM_SHARED_KB 64
-#elif __CUDA_ARCH_LIST__ == 900 || (__CUDA_ARCH_LIST__ >= 1000 && __CUDA_ARCH_LIST__ < 1100)
-#define LAB3_SM_SHARED_KB 228
-#elif __CUDA_ARCH_LIST__ == 800
-#define LAB3_SM_SHARED_KB 164
-#else
-#define LAB3_SM_SHARED_KB 100
-#endif
-/* Tiles in the ring of each block: 5 where an SM has 228 KB (sm_90, sm_100: two
- * blocks of 100 KB), 3 elsewhere (60 KB, which sm_75 allows a block). */
-#ifndef LAB3_TMA_STAGES
-#define LAB3_TMA_STAGES (LAB3_SM_SHARED_KB >= 228 ? 5 : 3)
-#endif
-enum { STAGES = LAB3_TMA_STAGES };
-/* How far ahead of its ticket the loader asks L2 for a tile, in quarters of a round
- * of tickets (one ticket per block: gridDim.x); 0: no prefetch (prefetch_ahead). */
-#ifndef LAB3_PREFETCH_QUARTERS
-#define LAB3_PREFETCH_QUARTERS 2
-#endif
 
 /* A ring of type T: RING_STAGES tiles of NT worker threads (Step 3.7: the
  * consumers) x VT values, VT = TILE_VECS 16-byte vectors. The defaults are Step
- * 3.7's; Step 3.8 has its own (lab3.h). */
+ * 3.7's; Step 3.8 has its own (lab3_shapes.h). */
 template <typename T, int TILE_VECS = VECS, int RING_STAGES = STAGES>
 struct pipeline_shape {
     static_assert(TILE_VECS % 2 == 1, "odd VECS keeps the threads' 16-byte shared-memory accesses conflict-free");
@@ -72,13 +47,18 @@ struct pipeline_shape {
     /* Blocks of this ring that fit an SM (the ring, 2 KB for its barriers, hand-over
      * fields and the 1 KB the system keeps per block): the kernel's __launch_bounds__,
      * so that registers do not limit it to fewer. The occupancy calculator, asked at
-     * run time, has the last word (lab3_pipeline_resident_blocks). */
+     * run time, has the last word (kit_resident_blocks). */
     static constexpr int RING_BYTES = RING_STAGES * NV * (int)sizeof(T);
-    static constexpr int FIT = LAB3_SM_SHARED_KB * 1024 / (RING_BYTES + 2048);
+    static constexpr int FIT = LAB3_ARCH.sm_shared_kb * 1024 / (RING_BYTES + 2048);
     static constexpr int BLOCKS_PER_SM = FIT > 0 ? FIT : 1;
-    static_assert(NV >= LAB3_TMA_NV_I64, "no tile smaller than the workspace's status block allows for "
+    static_assert(NV >= LAB3_PIPE_MIN_NV, "no tile smaller than the workspace's status block allows for "
                                           "(lab3_workspace_status_bytes, lab3.h)");
 };
+
+/* The statuses of a pipeline: tagged with the launch's epoch (no memset before a
+ * launch) and LAB3_PIPE_STATUS_SPACING bytes apart (lab3_shapes.h says why). */
+template <typename V, lab3_order ORDER>
+using lab3_pipeline_status = lab3_tile_status<V, ORDER, LAB3_EPOCHS, LAB3_PIPE_STATUS_SPACING>;
 
 typedef cuda::barrier<cuda::thread_scope_block> stage_barrier;
 
@@ -125,11 +105,11 @@ template <typename S, typename T>
 static __device__ __forceinline__ void fill_stage(const T *in, size_t n, unsigned int t, bool in_aligned, T *stage,
                                                   stage_barrier &landed)
 {
-    // BEGIN SOLUTION (Step 3.7): count = lab3_tile_items; bulk = whole vectors when in_aligned (else 0): cuda::memcpy_async(warp tile, stage, in + base, cuda::aligned_size_t<16>(bulk bytes), landed); lanes copy values bulk .. count (rounded up to a vector) and zero the vectors past it; fence_before_bulk_copies if they wrote; every lane arrives: (void)landed.arrive()
+    // BEGIN SOLUTION (Step 3.7): count = kit_tile_items; bulk = whole vectors when in_aligned (else 0): cuda::memcpy_async(warp tile, stage, in + base, cuda::aligned_size_t<16>(bulk bytes), landed); lanes copy values bulk .. count (rounded up to a vector) and zero the vectors past it; fence_before_bulk_copies if they wrote; every lane arrives: (void)landed.arrive()
     const cooperative_groups::thread_block_tile<32> warp =
         cooperative_groups::tiled_partition<32>(cooperative_groups::this_thread_block());
     const size_t base = (size_t)t * S::NV;
-    const int count = (int)lab3_tile_items(n, S::NV, t);
+    const int count = (int)kit_tile_items(n, S::NV, t);
     const int bulk = in_aligned ? count / S::PER_VEC * S::PER_VEC : 0; /* values in whole 16-byte vectors */
     if (bulk > 0)
         cuda::memcpy_async(warp, stage, in + base, cuda::aligned_size_t<16>((size_t)bulk * sizeof(T)), landed);
@@ -174,7 +154,7 @@ static __device__ void load_tiles(const T *in, size_t n, bool in_aligned, Status
 {
     // BEGIN SOLUTION (Step 3.7): S = the ring's shape; slot = 0, 1, ...: s = slot % S::STAGES; from slot S::STAGES on, empty[s].wait_parity(use_parity(slot - S::STAGES, S::STAGES)); lane 0 draws the ticket (draw_ticket_rewinding: the launch's last draw sets the counter back to 0), writes tile_of[s] and, when in_aligned, prefetch_ahead<S>; __shfl_sync shares the ticket; a real tile: fill_stage<S>, past the last: landed[s].arrive() and return
     typedef typename Ring::shape S;
-    const size_t tiles = lab3_tile_count(n, S::NV);
+    const size_t tiles = kit_div_up(n, S::NV);
     const int lane = threadIdx.x % 32;
     for (unsigned int slot = 0;; slot++) {
         const int s = slot % S::STAGES;
@@ -187,7 +167,7 @@ static __device__ void load_tiles(const T *in, size_t n, bool in_aligned, Status
             if (in_aligned)
                 prefetch_ahead<S>(in, tiles, t);
         }
-        t = __shfl_sync(LAB3_FULL_MASK, t, 0);
+        t = __shfl_sync(KIT_FULL_MASK, t, 0);
         if (t >= tiles) { /* tell the stations to stop */
             (void)sm.landed[s].arrive();
             return;
@@ -201,11 +181,11 @@ static __device__ void load_tiles(const T *in, size_t n, bool in_aligned, Status
 /* The look-back (one warp): for each stage in turn, once A is published, find the
  * tile's exclusive prefix (Step 3.5's lab3_lookback_window, which also counts
  * --stats), publish P and leave the prefix beside the stage. */
-template <typename V, lab3_order ORDER, bool PIPELINE, typename Ring>
-static __device__ void look_back_tiles(size_t tiles, lab3_tile_status<V, ORDER, PIPELINE> status, unsigned long long *stats,
-                                       Ring &sm)
+template <typename Status, typename Ring>
+static __device__ void look_back_tiles(size_t tiles, Status status, unsigned long long *stats, Ring &sm)
 {
-    // BEGIN SOLUTION (Step 3.7): slot = 0, 1, ...: s = slot % STAGES of the ring (Ring::shape::STAGES); summed[s].wait_parity(use_parity(slot, that STAGES)); t = tile_of[s]; a real tile: before = 0 for tile 0, else lab3_lookback_window, __syncwarp() when ORDER is LAB3_ORDERED, and lane 0 set_inclusive(t, before + aggregate[s]); lane 0: tile_prefix[s] = before; all: ready[s].arrive(); past the last tile: return after arriving
+    typedef typename Status::value_type V;
+    // BEGIN SOLUTION (Step 3.7): slot = 0, 1, ...: s = slot % STAGES of the ring (Ring::shape::STAGES); summed[s].wait_parity(use_parity(slot, that STAGES)); t = tile_of[s]; a real tile: before = 0 for tile 0, else lab3_lookback_window, __syncwarp() when Status::order is LAB3_ORDERED, and lane 0 set_inclusive(t, before + aggregate[s]); lane 0: tile_prefix[s] = before; all: ready[s].arrive(); past the last tile: return after arriving
     constexpr int RING_STAGES = Ring::shape::STAGES;
     const bool lane0 = threadIdx.x % 32 == 0;
     for (unsigned int slot = 0;; slot++) {
@@ -216,7 +196,7 @@ static __device__ void look_back_tiles(size_t tiles, lab3_tile_status<V, ORDER, 
             V before = 0; /* tile 0: the station before has published its P */
             if (t > 0) {
                 before = lab3_lookback_window(status, t, stats);
-                if (ORDER == LAB3_ORDERED) /* every lane's acquires before lane 0's release (Step 3.6) */
+                if (Status::order == LAB3_ORDERED) /* every lane's acquires before lane 0's release (Step 3.6) */
                     __syncwarp();
                 if (lane0)
                     status.set_inclusive(t, before + sm.aggregate[s]);
@@ -230,22 +210,6 @@ static __device__ void look_back_tiles(size_t tiles, lab3_tile_status<V, ORDER, 
     }
     // STUB: (void)tiles, (void)status, (void)stats, (void)sm;
     // END SOLUTION
-}
-
-/* Host, once per kernel: let `kernel` have `smem` bytes of dynamic shared memory
- * (more than the 48 KB a block gets without asking) and the largest shared-memory
- * carveout (bulk copies land in shared memory and stores go to L2: no L1 to keep),
- * and ask the occupancy calculator how many blocks of `threads` threads the GPU
- * holds at once: the grid of persistent blocks. */
-template <typename Kernel>
-static int lab3_pipeline_resident_blocks(Kernel kernel, int threads, size_t smem, int *resident)
-{
-    if (int err = KIT_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem)))
-        return err;
-    if (int err = KIT_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                                 (int)cudaSharedmemCarveoutMaxShared)))
-        return err;
-    return kit_resident_blocks(kernel, threads, smem, resident);
 }
 
 #endif

@@ -128,7 +128,7 @@
  * refilled by a bulk copy after the next hand-over), and thread 0 after
  * initialising the barriers. sm_90 only: older GPUs have no async proxy.
  *
- * Defaults (-D to tune; lab3.h has the tile, lab3_pipeline.cuh the stages):
+ * Defaults (lab3_shapes.h has the tile, the stages and the prefetch distance):
  *   - tiles of 256 consumer threads x 5 vectors = 20 KB; 352 threads per block (8
  *     consumer warps + 3). The look-back sets the pace: a block's look-back warp
  *     is busy for 94-95% of each tile's time and hardly ever waits for the station
@@ -156,7 +156,7 @@
  *     lab3_pipeline.cuh, LAB3_PREFETCH_QUARTERS = 2): in L2, more bytes are in
  *     flight than the stages hold (plots/data/lab3_prefetch_tune_*.csv);
  *   - the statuses 64 bytes apart, not packed (LAB3_PIPE_STATUS_SPACING,
- *     lab3_tile.h): on an H200 the look-back's reads of packed statuses slowed
+ *     lab3_shapes.h): on an H200 the look-back's reads of packed statuses slowed
  *     the ring (plots/data/lab3_status_spacing_h200.csv).
  * Measured with 12 KB tiles (plots/data/lab3_epochs_h100.csv, lab3_epochs.csv;
  * exclusive, 2^24 / 2^28, the slower of two rounds; statuses packed): int32 0.95
@@ -186,7 +186,7 @@
 
 /* The scan's statuses: the sums, relaxed, tagged with the launch's epoch (no
  * memset before a launch: lab3_tile.h). */
-template <typename T> using scan_status = lab3_tile_status<T, LAB3_RELAXED, true>;
+template <typename T> using scan_status = lab3_pipeline_status<T, LAB3_RELAXED>;
 
 /* The block: NT consumer threads (warps 0 .. CONSUMER_WARPS - 1, so that thread
  * ranks within the consumers are threadIdx.x), then one warp per other station. */
@@ -299,7 +299,7 @@ static __device__ void scan_tiles(T *out, size_t n, int exclusive, bool out_alig
 {
     // BEGIN SOLUTION (Step 3.7): slot = 0, 1, ...: ready[s].wait_parity(use_parity(slot)); t = tile_of[s], return when past the last tile; read_values, thread sum, lab3_warp_inclusive_scan; lab3_thread_scan from tile_prefix[s] + warp_prefix[s][warp] + the warp's exclusive prefix; write_values; __syncwarp; lab3_store_tile_vectors<32, WARP_NV> of the warp's own part only (lane = rank); fence_before_bulk_copies; empty[s].arrive()
     typedef pipeline_shape<T> S;
-    const size_t tiles = lab3_tile_count(n, S::NV);
+    const size_t tiles = kit_div_up(n, S::NV);
     const int warp = threadIdx.x / 32;
     for (unsigned int slot = 0;; slot++) {
         const int s = slot % STAGES;
@@ -322,7 +322,7 @@ static __device__ void scan_tiles(T *out, size_t n, int exclusive, bool out_alig
         /* The warp stores its own part (32 x VECS vectors) and nothing past it: on a
          * partial tile the other warps' parts may not be scanned yet (racecheck caught
          * a version that stored them). */
-        const size_t count = lab3_tile_items(n, S::NV, t);
+        const size_t count = kit_tile_items(n, S::NV, t);
         const long long first = (long long)warp * S::WARP_NV;           /* the warp's part of the tile */
         const long long in_part = (long long)count - first;              /* values of the tile from there on */
         const size_t mine = in_part <= 0 ? 0 : in_part < S::WARP_NV ? (size_t)in_part : S::WARP_NV;
@@ -358,7 +358,7 @@ __global__ void __launch_bounds__(THREADS, pipeline_shape<T>::BLOCKS_PER_SM)
     __syncthreads(); /* the only block-wide barrier: from here on each warp goes its own way */
 
     const int warp = threadIdx.x / 32;
-    const size_t tiles = lab3_tile_count(n, pipeline_shape<T>::NV);
+    const size_t tiles = kit_div_up(n, pipeline_shape<T>::NV);
     if (warp < CONSUMER_WARPS)
         scan_tiles(out, n, exclusive, out_aligned, sm);
     else if (warp == LOADER_WARP)
@@ -374,18 +374,16 @@ __global__ void __launch_bounds__(THREADS, pipeline_shape<T>::BLOCKS_PER_SM)
 template <typename T>
 static int launch_pipeline_scan(const lab3_scan_io *io, cudaStream_t stream)
 {
-    // BEGIN SOLUTION (Step 3.7): the status of a new epoch (scan_status<T>::begin_epoch: no memset); once per type (a function-local static): lab3_pipeline_resident_blocks(pipeline_scan<T>, THREADS, sizeof(pipeline_smem<T>), &resident); grid = min(tiles, resident blocks) of THREADS threads; in_aligned and out_aligned apart
+    // BEGIN SOLUTION (Step 3.7): the status of a new epoch (scan_status<T>::begin_epoch: no memset); kit_resident_blocks(pipeline_scan<T>, THREADS, sizeof(pipeline_smem<T>), &resident, lab3_count_with_max_shared) (asked once per GPU); grid = min(tiles, resident blocks) of THREADS threads; in_aligned and out_aligned apart
     typedef pipeline_shape<T> S;
-    const size_t tiles = lab3_tile_count(io->n, S::NV);
+    const size_t tiles = kit_div_up(io->n, S::NV);
     scan_status<T> status;
     if (int err = scan_status<T>::begin_epoch(io->ws, tiles, stream, &status))
         return err;
     const size_t smem = sizeof(pipeline_smem<T>);
-    static int resident; /* once per type: blocks of pipeline_scan<T> the GPU holds at once */
-    if (!resident) {
-        if (int err = lab3_pipeline_resident_blocks(pipeline_scan<T>, THREADS, smem, &resident))
-            return err;
-    }
+    int resident = 0; /* blocks of pipeline_scan<T> the GPU holds at once */
+    if (int err = kit_resident_blocks(pipeline_scan<T>, THREADS, smem, &resident, lab3_count_with_max_shared))
+        return err;
     const unsigned int grid = (unsigned int)(tiles < (size_t)resident ? tiles : (size_t)resident);
     const bool in_aligned = (uintptr_t)io->in % 16 == 0, out_aligned = (uintptr_t)io->out % 16 == 0;
     pipeline_scan<T><<<grid, THREADS, smem, stream>>>((const T *)io->in, (T *)io->out, io->n, io->exclusive,

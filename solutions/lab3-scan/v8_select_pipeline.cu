@@ -61,7 +61,7 @@
  * a writer (a ticket is drawn only when its copy can start, Step 3.7).
  *
  * The tile: Step 3.7's NT threads, but LAB3_SELECT_PIPE_VECS = 5 vectors each
- * (20 KB, lab3.h, as Step 3.7's tile now), in a ring of 3 stages for int32: 60 KB
+ * (20 KB, lab3_shapes.h, as Step 3.7's tile now), in a ring of 3 stages for int32: 60 KB
  * of tiles (61.7 KB with what lies beside them), so 3 blocks per SM; 4 stages for
  * int64 where they fit (below). Against 12 KB x 5 the 20 KB tile gained
  * 6-10 points of CUB's speed for int64 and 0-8 for int32 (both GPUs, 3 stages,
@@ -86,33 +86,15 @@
  * epochs it pays for int64 (above). */
 #include "lab3_pipeline.cuh"
 
-/* Stages of the ring, per type. int32: 3 of 20 KB (61.7 KB with what lies beside
- * them, 3 blocks per SM on sm_90). int64: 4 (about 82 KB, 2 blocks per SM) where a
- * block may have that much shared memory (sm_80 and later), else 3 (sm_75 allows
- * 64 KB). Measured with the L2 prefetch and the epochs (plots/data/
- * lab3_epochs_builds_h100.csv and _h200.csv, run 2; x CUB at 2^24 / 2^28): the
- * fourth stage takes int64 from 1.02-1.03 / 1.05-1.06 to 1.07 / 1.08 on an H100
- * and from 1.00 / 1.00 to 1.01-1.02 / 1.02 on an H200, and costs int32 0-1 points
- * on the H100 and 2-7 on the H200. LAB3_SM_SHARED_KB (lab3_pipeline.cuh) is the
- * same in the host pass, so the launcher's sizeof(select_ring<T>) and the kernel's
- * ring agree. -D overrides are for tuning experiments only. */
-#ifndef LAB3_SELECT_PIPE_STAGES_I32
-#define LAB3_SELECT_PIPE_STAGES_I32 3
-#endif
-#ifndef LAB3_SELECT_PIPE_STAGES_I64
-#if LAB3_SM_SHARED_KB > 64 /* sm_80 and later */
-#define LAB3_SELECT_PIPE_STAGES_I64 4
-#else
-#define LAB3_SELECT_PIPE_STAGES_I64 3
-#endif
-#endif
+/* Step 3.8's ring: LAB3_SELECT_PIPE_VECS vectors per thread, stages per type
+ * (lab3_shapes.h). */
 template <typename T>
 using select_shape = pipeline_shape<T, LAB3_SELECT_PIPE_VECS,
                                     sizeof(T) == 8 ? LAB3_SELECT_PIPE_STAGES_I64 : LAB3_SELECT_PIPE_STAGES_I32>;
 
 /* Step 3.8's statuses: counts; A relaxed, P released (the header); epochs, as
  * Step 3.7's. */
-typedef lab3_tile_status<uint32_t, LAB3_P_RELEASED, true> count_status;
+typedef lab3_pipeline_status<uint32_t, LAB3_P_RELEASED> count_status;
 
 /* The block: NT flagger threads (warps 0 .. FLAG_WARPS - 1, thread ranks =
  * threadIdx.x, as read_values expects), then the loader, the look-back and the
@@ -154,14 +136,14 @@ static __device__ void flag_tiles(size_t n, uint32_t keep_pct, count_status stat
 {
     // BEGIN SOLUTION (Step 3.8): slot = 0, 1, ...: landed[s].wait_parity(use_parity(slot, S::STAGES)); t = tile_of[s]; a real tile: read_values, keep mask and count (index < count && lab3_keep((uint64_t)v, keep_pct)), warp scan of the counts, __syncwarp, kept values to part[rank ..], fence_before_bulk_copies; lane 0: warp_kept[s][warp], atomicAdd(&tally[s], (1ull << 32) + warp count); the last warp: tally[s] = 0, aggregate[s], set_inclusive (t == 0) or set_aggregate; all: summed[s].arrive(); past the last tile: return after arriving
     typedef select_shape<T> S;
-    const size_t tiles = lab3_tile_count(n, S::NV);
+    const size_t tiles = kit_div_up(n, S::NV);
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     for (unsigned int slot = 0;; slot++) {
         const int s = slot % S::STAGES;
         sm.landed[s].wait_parity(use_parity(slot, S::STAGES));
         const unsigned int t = sm.tile_of[s];
         if (t < tiles) {
-            const size_t count = lab3_tile_items(n, S::NV, t);
+            const size_t count = kit_tile_items(n, S::NV, t);
             T v[S::VT];
             read_values(sm.stage[s], v);
             uint32_t kept_mask = 0, kept = 0;
@@ -174,7 +156,7 @@ static __device__ void flag_tiles(size_t n, uint32_t keep_pct, count_status stat
                 }
             }
             const uint32_t inclusive = lab3_warp_inclusive_scan(kept);
-            const uint32_t warp_count = __shfl_sync(LAB3_FULL_MASK, inclusive, 31);
+            const uint32_t warp_count = __shfl_sync(KIT_FULL_MASK, inclusive, 31);
             uint32_t rank = inclusive - kept;
             __syncwarp(); /* every lane has read its values before any is overwritten */
             T *part = sm.stage[s] + warp * S::WARP_NV;
@@ -236,7 +218,7 @@ static __device__ void write_tiles(T *out, size_t n, unsigned long long *d_count
 {
     // BEGIN SOLUTION (Step 3.8): slot = 0, 1, ...: ready[s].wait_parity(use_parity(slot, S::STAGES)); t = tile_of[s], return when past the last tile; wait_overwritten_tiles(status, t, tile_prefix[s], aggregate[s]); first = tile_prefix[s]; for each flagger part w: this writer's parts (w / (FLAG_WARPS / WRITER_WARPS) == writer) copy warp_kept[s][w] values from part w to out[first ..] (j = lane, lane + 32, ...); first += warp_kept[s][w]; last tile: writer 0's lane 0 stores first in *d_count; fence_before_bulk_copies; empty[s].arrive()
     typedef select_shape<T> S;
-    const size_t tiles = lab3_tile_count(n, S::NV);
+    const size_t tiles = kit_div_up(n, S::NV);
     const int writer = threadIdx.x / 32 - FIRST_WRITER_WARP, lane = threadIdx.x % 32;
     for (unsigned int slot = 0;; slot++) {
         const int s = slot % S::STAGES;
@@ -293,7 +275,7 @@ __global__ void __launch_bounds__(THREADS, select_shape<T>::BLOCKS_PER_SM)
     else if (warp == LOADER_WARP)
         load_tiles(in, n, in_aligned, status, sm);
     else if (warp == LOOKBACK_WARP)
-        look_back_tiles(lab3_tile_count(n, select_shape<T>::NV), status, (unsigned long long *)NULL, sm);
+        look_back_tiles(kit_div_up(n, select_shape<T>::NV), status, (unsigned long long *)NULL, sm);
     else
         write_tiles(out, n, d_count, status, sm);
     // STUB: (void)in, (void)out, (void)n, (void)keep_pct, (void)in_aligned, (void)status, (void)d_count;
@@ -303,16 +285,15 @@ __global__ void __launch_bounds__(THREADS, select_shape<T>::BLOCKS_PER_SM)
 template <typename T>
 static int select_pipeline(const lab3_select_io *io, cudaStream_t stream)
 {
-    // BEGIN SOLUTION (Step 3.8): count statuses of a new epoch for this step's tiles (select_shape; count_status::begin_epoch); once per type: lab3_pipeline_resident_blocks(select_pipeline_kernel<T>, THREADS, sizeof(select_ring<T>), &resident); grid = min(tiles, resident) of THREADS threads; in_aligned = in is 16-byte aligned (the stores go item by item)
-    const size_t tiles = lab3_tile_count(io->n, select_shape<T>::NV);
+    // BEGIN SOLUTION (Step 3.8): count statuses of a new epoch for this step's tiles (select_shape; count_status::begin_epoch); kit_resident_blocks(select_pipeline_kernel<T>, THREADS, sizeof(select_ring<T>), &resident, lab3_count_with_max_shared); grid = min(tiles, resident) of THREADS threads; in_aligned = in is 16-byte aligned (the stores go item by item)
+    const size_t tiles = kit_div_up(io->n, select_shape<T>::NV);
     count_status status;
     if (int err = count_status::begin_epoch(io->ws, tiles, stream, &status))
         return err;
     const size_t smem = sizeof(select_ring<T>);
-    static int resident; /* once per type: blocks of select_pipeline_kernel<T> the GPU holds at once */
-    if (!resident)
-        if (int err = lab3_pipeline_resident_blocks(select_pipeline_kernel<T>, THREADS, smem, &resident))
-            return err;
+    int resident = 0; /* blocks of select_pipeline_kernel<T> the GPU holds at once */
+    if (int err = kit_resident_blocks(select_pipeline_kernel<T>, THREADS, smem, &resident, lab3_count_with_max_shared))
+        return err;
     const unsigned int grid = (unsigned int)(tiles < (size_t)resident ? tiles : (size_t)resident);
     const bool in_aligned = (uintptr_t)io->in % 16 == 0;
     select_pipeline_kernel<T><<<grid, THREADS, smem, stream>>>((const T *)io->in, (T *)io->out, io->n, io->keep_pct,

@@ -263,16 +263,16 @@ static __device__ int64_t join_look_back(unsigned long long *status, int64_t t, 
         int64_t p = end - 1 - lane;
         unsigned long long word =
             p >= 0 ? status_ref(status[p]).load(cuda::memory_order_relaxed) : LOOK_BACK_P << 62;
-        while (__any_sync(0xffffffffu, word >> 62 == LOOK_BACK_X)) {
+        while (__any_sync(KIT_FULL_MASK, word >> 62 == LOOK_BACK_X)) {
             __nanosleep(64);
             if (word >> 62 == LOOK_BACK_X)
                 word = status_ref(status[p]).load(cuda::memory_order_relaxed);
         }
-        unsigned p_lanes = __ballot_sync(0xffffffffu, word >> 62 == LOOK_BACK_P);
+        unsigned p_lanes = __ballot_sync(KIT_FULL_MASK, word >> 62 == LOOK_BACK_P);
         int nearest_p = p_lanes ? __ffs(p_lanes) - 1 : 31; /* lanes past it are not needed */
         int64_t value = lane <= nearest_p ? (int64_t)(word & LOOK_BACK_VALUE) : 0;
         for (int d = 16; d > 0; d /= 2)
-            value += __shfl_xor_sync(0xffffffffu, value, d);
+            value += __shfl_xor_sync(KIT_FULL_MASK, value, d);
         before += value;
         if (p_lanes)
             break;
@@ -316,12 +316,6 @@ static __device__ void join_rows_before(const join_tile &tile, int64_t tiles, in
 
 /* ---- the keys of a later tile --------------------------------------------------------- */
 
-/* How far ahead a tile asks for keys, in quarters of the blocks resident on the
- * GPU (-D to tune; 0: no prefetch). */
-#ifndef LAB4_PREFETCH_QUARTERS
-#define LAB4_PREFETCH_QUARTERS 4
-#endif
-
 /* Ask L2 for the keys in [begin, end): their 16-byte aligned part, in one
  * kit_prefetch_l2 (nothing on GPUs before sm_90). */
 static __device__ __forceinline__ void join_prefetch_span(const int32_t *begin, const int32_t *end)
@@ -355,7 +349,7 @@ static __device__ void join_prefetch_keys(const int32_t *a, int64_t a_count, con
 }
 
 /* The prefetch's distance for a kernel of SEARCH_NT threads: the blocks of it
- * resident on the GPU x LAB4_PREFETCH_QUARTERS / 4 (asked once per kernel). */
+ * resident on the GPU x LAB4_PREFETCH_QUARTERS / 4 (asked once per GPU). */
 template <typename K> static int join_prefetch_ahead(K kernel, int64_t *ahead)
 {
     int resident = 0, err = kit_resident_blocks(kernel, SEARCH_NT, 0, &resident);

@@ -13,7 +13,7 @@
 #include "lab4.h"
 #include "lab4_search.h"
 
-enum { NT = 256 };
+enum { NT = LAB4_NAIVE_NT };
 
 /* Thread i places keys[i] (and vals[i]) among the `other` array's keys: after the
  * other keys < it (upper = 0: this side is A) or <= it (upper = 1: this side is B). */

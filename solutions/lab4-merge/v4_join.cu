@@ -201,7 +201,7 @@ extern "C" int lab4_join(const lab4_io *io, cudaStream_t stream)
                 return err;
         return 0;
     }
-    // BEGIN SOLUTION (Step 4.4): check the sizes (join_sizes_fit, and the partitions of an expand of join_capacity rows); join_prefetch_ahead (once); 1. join_search_prepare, join_search_scan, record_phase 0; 2. join_partitions, record_phase 1; 3. join_expand, record_phase 2; then join_finish
+    // BEGIN SOLUTION (Step 4.4): check the sizes (join_sizes_fit, and the partitions of an expand of join_capacity rows); the resident grids and join_prefetch_ahead (kit_resident_blocks: asked once per GPU); 1. join_search_prepare, join_search_scan, record_phase 0; 2. join_partitions, record_phase 1; 3. join_expand, record_phase 2; then join_finish
     const lab4_join_ws *ws = &io->ws;
     int keep_a, keep_b;
     join_keeps(io, &keep_a, &keep_b);
@@ -210,11 +210,11 @@ extern "C" int lab4_join(const lab4_io *io, cudaStream_t stream)
     size_t most_expand_tiles = kit_div_up((size_t)capacity + (size_t)a_count, NV);
     if (!join_sizes_fit(io, search_tiles) || most_expand_tiles + 1 > io->partition_capacity)
         return KIT_CHECK(cudaErrorInvalidValue);
-    static int partition_grid, expand_grid; /* resident blocks, asked once */
-    static int64_t prefetch_ahead;
-    if (!expand_grid && ((err = kit_resident_blocks(join_partitions, LAB4_PARTITION_NT, 0, &partition_grid)) ||
-                         (err = kit_resident_blocks(join_expand, NT, 0, &expand_grid)) ||
-                         (err = join_prefetch_ahead(join_search_scan, &prefetch_ahead))))
+    int partition_grid = 0, expand_grid = 0; /* resident blocks */
+    int64_t prefetch_ahead = 0;
+    if ((err = kit_resident_blocks(join_partitions, LAB4_PARTITION_NT, 0, &partition_grid)) ||
+        (err = kit_resident_blocks(join_expand, NT, 0, &expand_grid)) ||
+        (err = join_prefetch_ahead(join_search_scan, &prefetch_ahead)))
         return err;
 
     /* 1. search, count and scan: one pass over the keys */

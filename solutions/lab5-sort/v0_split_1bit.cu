@@ -13,7 +13,7 @@
  * Expect: correct and slow, the baseline of the speedup column. */
 #include "lab5_sort.cuh"
 
-enum { NT = 256 };
+enum { NT = LAB5_SPLIT_NT };
 
 template <lab5_type T>
 static __device__ __forceinline__ uint32_t bit_of(uint32_t key, int bit)

@@ -76,7 +76,7 @@ struct counter_storage {
         inclusive[w] = x;
 #pragma unroll
         for (int d = 1; d < 32; d *= 2) {
-            uint32_t y = __shfl_up_sync(LAB5_FULL_MASK, inclusive[w], d);
+            uint32_t y = __shfl_up_sync(KIT_FULL_MASK, inclusive[w], d);
             if (lane >= (unsigned)d)
                 inclusive[w] += y;
         }
@@ -105,8 +105,8 @@ static __global__ void __launch_bounds__(NT) count_tiles(const uint32_t *keys, s
 {
     // BEGIN SOLUTION (Step 5.1): zero your counters; count your strided keys (count_digit); scan_counters; threads 0..15 write their digit's total
     __shared__ counter_storage s;
-    const size_t tiles = lab5_tile_count(n, NV), tile = blockIdx.x;
-    const int count = (int)lab5_tile_items(n, NV, tile);
+    const size_t tiles = kit_div_up(n, NV), tile = blockIdx.x;
+    const int count = (int)kit_tile_items(n, NV, tile);
     const uint32_t *tile_keys = keys + tile * NV;
 #pragma unroll
     for (int w = 0; w < WORDS; w++)
@@ -133,8 +133,8 @@ scatter_tiles(const uint32_t *keys, const uint32_t *values, size_t n, int pass, 
     __shared__ uint32_t s_values[PAIRS ? NV : 1];
     __shared__ counter_storage s;
     __shared__ uint32_t base[DIGITS];
-    const size_t tiles = lab5_tile_count(n, NV), tile = blockIdx.x;
-    const int count = (int)lab5_tile_items(n, NV, tile);
+    const size_t tiles = kit_div_up(n, NV), tile = blockIdx.x;
+    const int count = (int)kit_tile_items(n, NV, tile);
     const size_t offset = tile * NV;
 
     /* coalesced in, padded with the key whose digits are all 15 (ranked last) */
@@ -195,7 +195,7 @@ struct digit4_sort {
     static int run(const lab5_sort_io *io, cudaStream_t stream)
     {
         // BEGIN SOLUTION (Step 5.1): check the counts fit the workspace; lab5_count_scan_scatter with count_tiles, scatter_tiles and DIGITS x tiles counts
-        const size_t tiles = lab5_tile_count(io->n, NV);
+        const size_t tiles = kit_div_up(io->n, NV);
         if (DIGITS * tiles > io->ws->counts_words)
             return KIT_CHECK(cudaErrorInvalidValue); /* workspace sized for fewer tiles */
         return lab5_count_scan_scatter(io, PASSES, (unsigned)tiles, NT, io->ws->counts, DIGITS * tiles,

@@ -32,8 +32,8 @@ static __global__ void __launch_bounds__(NT) count_tiles(const uint32_t *keys, s
 {
     // BEGIN SOLUTION (Step 5.2): load the tile warp-striped; warp histograms; barrier; thread d < 256 sums its digit over the warps (lab5_warp_prefix) and writes the count
     __shared__ lab5_rank_storage<NT> s;
-    const size_t tiles = lab5_tile_count(n, NV), tile = blockIdx.x;
-    const int count = (int)lab5_tile_items(n, NV, tile);
+    const size_t tiles = kit_div_up(n, NV), tile = blockIdx.x;
+    const int count = (int)kit_tile_items(n, NV, tile);
     uint32_t k[VT];
     lab5_load_striped<NT, VT>(keys, tile * NV, count, lab5_pad_key<T>(), k);
     lab5_warp_histogram<VT, T>(k, pass, s.warp_digit[threadIdx.x / 32]);
@@ -55,8 +55,8 @@ scatter_tiles(const uint32_t *keys, const uint32_t *values, size_t n, int pass, 
     __shared__ uint32_t s_tile[NV];                 /* the sorted keys, then their values */
     __shared__ uint16_t s_rank[PAIRS ? NV : 1];     /* where each key went, for its value */
     __shared__ lab5_rank_storage<NT> s;
-    const size_t tiles = lab5_tile_count(n, NV), tile = blockIdx.x;
-    const int count = (int)lab5_tile_items(n, NV, tile);
+    const size_t tiles = kit_div_up(n, NV), tile = blockIdx.x;
+    const int count = (int)kit_tile_items(n, NV, tile);
     uint32_t *row = s.warp_digit[threadIdx.x / 32];
     uint32_t k[VT];
     lab5_load_striped<NT, VT>(keys, tile * NV, count, lab5_pad_key<T>(), k);
@@ -82,7 +82,7 @@ struct digit8_sort {
     static int run(const lab5_sort_io *io, cudaStream_t stream)
     {
         // BEGIN SOLUTION (Step 5.2): as Step 5.1 with 256 digits and 4 passes
-        const size_t tiles = lab5_tile_count(io->n, NV);
+        const size_t tiles = kit_div_up(io->n, NV);
         if (LAB5_DIGITS * tiles > io->ws->counts_words)
             return KIT_CHECK(cudaErrorInvalidValue); /* workspace sized for fewer tiles */
         return lab5_count_scan_scatter(io, LAB5_OS_PASSES, (unsigned)tiles, NT, io->ws->counts,

@@ -45,28 +45,9 @@
 #include "lab5_rank.cuh"
 
 enum {
-    HIST_NT = 256,  /* one thread per digit in the last block */
-    HIST_LOADS = 4, /* 16-byte loads in flight per thread in the histogram kernel */
+    HIST_NT = 256, /* one thread per digit in the last block */
+    HIST_LOADS = LAB5_ONESWEEP_HIST_LOADS,
 };
-
-/* Shared memory is carved out of the SM's L1, whose lines also receive the loads
- * in flight: 1 = ask for just the shared memory the resident blocks need, 0 = the
- * largest carveout (-D to compare, lab5_tune_*.csv). */
-#ifndef LAB5_FIT_CARVEOUT
-#define LAB5_FIT_CARVEOUT 1
-#endif
-
-/* [[maybe_unused]]: the starter's stubs do not call these yet */
-[[maybe_unused]] static __device__ __forceinline__ void st_relaxed(uint32_t *p, uint32_t v)
-{
-    asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-}
-[[maybe_unused]] static __device__ __forceinline__ uint32_t ld_relaxed(const uint32_t *p)
-{
-    uint32_t v;
-    asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-    return v;
-}
 
 /* ---- the histograms of all four passes --------------------------------------------- */
 
@@ -75,20 +56,20 @@ enum {
 [[maybe_unused]] static __device__ __forceinline__ uint32_t warp_and(uint32_t x)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    return __reduce_and_sync(LAB5_FULL_MASK, x);
+    return __reduce_and_sync(KIT_FULL_MASK, x);
 #else
     for (int d = 16; d > 0; d /= 2)
-        x &= __shfl_xor_sync(LAB5_FULL_MASK, x, d);
+        x &= __shfl_xor_sync(KIT_FULL_MASK, x, d);
     return x;
 #endif
 }
 [[maybe_unused]] static __device__ __forceinline__ uint32_t warp_or(uint32_t x)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    return __reduce_or_sync(LAB5_FULL_MASK, x);
+    return __reduce_or_sync(KIT_FULL_MASK, x);
 #else
     for (int d = 16; d > 0; d /= 2)
-        x |= __shfl_xor_sync(LAB5_FULL_MASK, x, d);
+        x |= __shfl_xor_sync(KIT_FULL_MASK, x, d);
     return x;
 #endif
 }
@@ -197,20 +178,6 @@ static __global__ void __launch_bounds__(HIST_NT) onesweep_histogram(const uint3
 
 /* ---- one digit pass ----------------------------------------------------------------------- */
 
-/* How many predecessors a digit thread reads at once in the look-back (-D for
- * tuning, lab5_tune_*.csv). The words of a window are loaded together, so passing
- * k tiles costs about k / W round trips to L2 instead of k: keys-only sorts of
- * 2^28 keys run 8-9% faster with W = 4 on both GPUs. With values the same window
- * makes 2^28 pairs 4-7% slower (the passes' DRAM throughput drops from 61% to
- * 56% of the peak for the same bytes, H100 ncu; there a 1 us pause after the
- * look-back even makes pairs faster: lecture 5), so pairs keep W = 1. */
-#ifndef LAB5_LOOKBACK_WINDOW
-#define LAB5_LOOKBACK_WINDOW 4
-#endif
-#ifndef LAB5_LOOKBACK_WINDOW_PAIRS
-#define LAB5_LOOKBACK_WINDOW_PAIRS 1
-#endif
-
 /* A pass's tile: NT threads x VT keys, and how many blocks of it share an SM (their
  * registers must fit: 2 x 384 threads may use 80 each, 1 x 640 up to 96). Keys: two
  * tiles of 384 x 24 per SM. With values: two of 384 x 22 (more keys per thread would
@@ -242,7 +209,7 @@ template <int W>
 static __device__ __forceinline__ uint32_t look_back(const uint32_t *status, uint32_t tile)
 {
     // BEGIN SOLUTION (Step 5.3): windows of tiles end - 1 down to end - W: load the W words (none below tile 0), then nearest first: spin while X, add the count, stop at a P; next window
-    auto word_of = [&](uint32_t j) { return ld_relaxed(status + (size_t)j * LAB5_DIGITS + threadIdx.x); };
+    auto word_of = [&](uint32_t j) { return kit_load_relaxed(status + (size_t)j * LAB5_DIGITS + threadIdx.x); };
     uint32_t before = 0;
     for (uint32_t end = tile;; end -= W) { /* the window is tiles end - W .. end - 1 */
         uint32_t word[W];
@@ -288,7 +255,7 @@ onesweep_pass(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys
     uint16_t *s_rank = (uint16_t *)(smem + S::NV);    /* pairs: where each key went */
     __shared__ lab5_rank_storage<S::NT> s;
     __shared__ uint32_t tile_id;
-    const size_t tiles = lab5_tile_count(n, S::NV);
+    const size_t tiles = kit_div_up(n, S::NV);
     uint32_t *status = ctl + LAB5_OS_STATUS + (size_t)pass * tiles * LAB5_DIGITS;
     const bool digit_thread = threadIdx.x < LAB5_DIGITS;
     /* where digit t's keys start in this pass's output (read once, used per tile) */
@@ -303,7 +270,7 @@ onesweep_pass(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys
         if (tile >= tiles)
             return;
         const size_t offset = (size_t)tile * S::NV;
-        const int count = (int)lab5_tile_items(n, S::NV, tile);
+        const int count = (int)kit_tile_items(n, S::NV, tile);
 
         uint32_t k[S::VT];
         lab5_load_striped<S::NT, S::VT>(src_keys, offset, count, lab5_pad_key<T>(), k);
@@ -313,8 +280,8 @@ onesweep_pass(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys
         if (digit_thread) {
             tile_count = lab5_warp_prefix<S::NT>(s);
             /* publish early: successors can add this count while we rank */
-            st_relaxed(status + (size_t)tile * LAB5_DIGITS + threadIdx.x,
-                       lab5_status_pack(tile == 0 ? LAB5_STATUS_P : LAB5_STATUS_A, tile_count));
+            kit_store_relaxed(status + (size_t)tile * LAB5_DIGITS + threadIdx.x,
+                              lab5_status_pack(tile == 0 ? LAB5_STATUS_P : LAB5_STATUS_A, tile_count));
         }
         uint32_t digit_start = lab5_digit_scan(tile_count, s.scan_warps);
         if (digit_thread)
@@ -325,8 +292,8 @@ onesweep_pass(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys
             uint32_t before = 0;
             if (tile > 0) {
                 before = look_back<S::WINDOW>(status, tile);
-                st_relaxed(status + (size_t)tile * LAB5_DIGITS + threadIdx.x,
-                           lab5_status_pack(LAB5_STATUS_P, before + tile_count));
+                kit_store_relaxed(status + (size_t)tile * LAB5_DIGITS + threadIdx.x,
+                                  lab5_status_pack(LAB5_STATUS_P, before + tile_count));
             }
             s.base[threadIdx.x] = digit_offset + before - digit_start;
         }
@@ -339,55 +306,47 @@ onesweep_pass(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys
 
 /* ---- the launcher ----------------------------------------------------------------------------- */
 
-/* The pass kernel's carveout (LAB5_FIT_CARVEOUT): the percentage of the SM's
- * shared memory that `blocks` blocks need (dynamic + static + the 1 KB reserved
- * per block), rounded up by the driver to a carveout it has; the rest of the SM's
- * 256 KB of L1 + shared memory stays L1. */
-template <typename K>
-static int set_carveout(K kernel, int blocks, size_t dynamic_smem)
+/* The pass kernel's query (kit_resident_blocks), once per GPU: before counting,
+ * let it have its `smem` bytes of dynamic shared memory and set its carveout: the
+ * percentage of the SM's shared memory that BLOCKS blocks need (dynamic + static +
+ * the 1 KB reserved per block), rounded up by the driver to a carveout it has.
+ * Shared memory is carved out of the SM's L1, whose lines also receive the loads
+ * in flight: the rest of the SM's 256 KB of L1 + shared memory stays L1 (against
+ * the largest carveout: lab5_tune_*.csv). */
+template <int BLOCKS>
+static int fit_carveout_then_count(int device, const void *kernel, int threads, size_t smem, int *blocks)
 {
-    int percent = (int)cudaSharedmemCarveoutMaxShared;
-#if LAB5_FIT_CARVEOUT
-    int dev = 0, per_sm = 0;
-    cudaFuncAttributes attr;
-    if (int err = KIT_CHECK(cudaGetDevice(&dev)))
+    if (int err = KIT_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem)))
         return err;
-    if (int err = KIT_CHECK(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev)))
+    int per_sm = 0;
+    cudaFuncAttributes attr;
+    if (int err = KIT_CHECK(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device)))
         return err;
     if (int err = KIT_CHECK(cudaFuncGetAttributes(&attr, kernel)))
         return err;
-    size_t need = (size_t)blocks * (dynamic_smem + attr.sharedSizeBytes + 1024);
-    percent = (int)((need * 100 + per_sm - 1) / per_sm);
+    size_t need = (size_t)BLOCKS * (smem + attr.sharedSizeBytes + 1024);
+    int percent = (int)((need * 100 + per_sm - 1) / per_sm);
     percent = percent < 100 ? percent : 100;
-#else
-    (void)blocks;
-    (void)dynamic_smem;
-#endif
-    return KIT_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, percent));
+    if (int err = KIT_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, percent)))
+        return err;
+    return kit_count_resident_blocks(device, kernel, threads, smem, blocks);
 }
 
 /* One sort with tile shape S: the histograms, then the four passes. */
 template <lab5_type T, class S>
 static int onesweep_sort(const lab5_sort_io *io, cudaStream_t stream)
 {
-    // BEGIN SOLUTION (Step 5.3): once: opt in to S::SMEM of dynamic shared memory and set the carveout (set_carveout for S::BLOCKS blocks), size both grids; histogram kernel (zeroes the status of 4 x tiles), then the 4 pass kernels
-    const size_t tiles = lab5_tile_count(io->n, S::NV);
+    // BEGIN SOLUTION (Step 5.3): size both grids (kit_resident_blocks; the pass kernel's query fit_carveout_then_count<S::BLOCKS> also opts in to S::SMEM of dynamic shared memory and sets the carveout, once per GPU); histogram kernel (zeroes the status of 4 x tiles), then the 4 pass kernels
+    const size_t tiles = kit_div_up(io->n, S::NV);
     const size_t status_words = lab5_onesweep_words(tiles) - LAB5_OS_STATUS;
     if (lab5_onesweep_words(tiles) > io->ws->onesweep_words)
         return KIT_CHECK(cudaErrorInvalidValue); /* workspace sized for fewer tiles */
-    static int pass_blocks, hist_blocks; /* once per instantiation */
-    if (!pass_blocks) {
-        auto kernel = onesweep_pass<T, S>;
-        if (int err =
-                KIT_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)S::SMEM)))
-            return err;
-        if (int err = set_carveout(kernel, S::BLOCKS, S::SMEM))
-            return err;
-        if (int err = kit_resident_blocks(kernel, S::NT, S::SMEM, &pass_blocks))
-            return err;
-        if (int err = kit_resident_blocks(onesweep_histogram<T>, HIST_NT, 0, &hist_blocks))
-            return err;
-    }
+    int pass_blocks = 0, hist_blocks = 0;
+    if (int err = kit_resident_blocks(onesweep_pass<T, S>, S::NT, S::SMEM, &pass_blocks,
+                                      fit_carveout_then_count<S::BLOCKS>))
+        return err;
+    if (int err = kit_resident_blocks(onesweep_histogram<T>, HIST_NT, 0, &hist_blocks))
+        return err;
     size_t hist_grid = kit_div_up(io->n, (size_t)HIST_NT * HIST_LOADS * 4);
     hist_grid = hist_grid < (size_t)hist_blocks ? hist_grid : (size_t)hist_blocks;
     onesweep_histogram<T><<<(unsigned)hist_grid, HIST_NT, 0, stream>>>(io->keys_in, io->n, io->ws->onesweep,
@@ -422,21 +381,28 @@ extern "C" int lab5_onesweep_solo_fits(void)
     return fits;
 }
 
-/* lab5.h: one tile per SM where the GPU's peak DRAM bandwidth per SM is under
- * LAB5_SOLO_GBS_PER_SM and the one-tile shape fits. */
+/* A query (kit_resident_blocks) that does not count but chooses, for the one-tile
+ * shape's kernel: 1 tile per SM where the GPU's peak DRAM bandwidth per SM is
+ * under LAB5_SOLO_GBS_PER_SM and that shape fits, else 2. */
+static int choose_tiles_per_sm(int device, const void *kernel, int threads, size_t smem, int *tiles)
+{
+    (void)kernel, (void)threads, (void)smem;
+    kit_device dev;
+    char why[256];
+    bool slow_dram = kit_device_open(device, &dev, why, sizeof why) == 0 && dev.peak_gbs > 0 &&
+                     dev.peak_gbs / dev.sms < LAB5_SOLO_GBS_PER_SM;
+    cudaGetLastError();
+    *tiles = slow_dram && lab5_onesweep_solo_fits() ? 1 : 2;
+    return 0;
+}
+
+/* lab5.h: the choice above, made once per GPU. */
 extern "C" int lab5_onesweep_tiles_per_sm(void)
 {
-    static int choice; /* the kit runs on one GPU per process */
-    if (!choice) {
-        kit_device dev;
-        char why[256];
-        int id = 0;
-        bool slow_dram = cudaGetDevice(&id) == cudaSuccess && kit_device_open(id, &dev, why, sizeof why) == 0 &&
-                         dev.peak_gbs > 0 && dev.peak_gbs / dev.sms < LAB5_SOLO_GBS_PER_SM;
-        cudaGetLastError();
-        choice = slow_dram && lab5_onesweep_solo_fits() ? 1 : 2;
-    }
-    return choice;
+    typedef pass_shape<true, 1> solo;
+    int tiles = 2;
+    kit_resident_blocks(onesweep_pass<LAB5_U32, solo>, solo::NT, solo::SMEM, &tiles, choose_tiles_per_sm);
+    return tiles;
 }
 
 template <lab5_type T, bool PAIRS>

@@ -13,7 +13,7 @@
 
 #include <stdlib.h>
 
-/* Sizes from the tile constants of lab2.h, so that retuning a tile moves its tests. */
+/* Sizes from the tile constants of lab2_shape.h, so that retuning a tile moves its tests. */
 #define TREE_NV1 LAB2_TREE_NT       /* values per block of Steps 2.0-2.2 */
 #define TREE_NV2 (2 * LAB2_TREE_NT) /* values per block of Steps 2.3-2.4 */
 #define BLOCKED_ITEMS (LAB2_BLOCKED_NT * LAB2_BLOCKED_VT * 4) /* int32 values per tile, Steps 2.5-2.6 */

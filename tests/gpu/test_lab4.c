@@ -2,7 +2,7 @@
  * variant (lab4_v0 .. lab4_v5, plus lab4_cub for the library row), so
  * Criterion's --filter grades one step. The two joins (Step 4.4, v4, and the
  * fused one of Step 4.5, v5) run the same join tests, each in its own suite.
- * Sizes come from the tile shapes in lab4.h (one tile and one item either side,
+ * Sizes come from the tile shapes in lab4_shapes.h (one tile and one item either side,
  * several tiles), so retuning a tile moves its tests. Every merge-like size runs
  * the skewed splits |A| = 0, 1, n/2, n - 1, uniform keys and runs of equal keys
  * (ties across A and B), and every merge variant merges keys alone and key-value
@@ -113,7 +113,7 @@ SIZES_SUITE(lab4_cub, merge_sizes, check_merge_like(-1, LAB4_MERGE, *n))
 SIZES_SUITE(lab4_v2, search_sizes, check_merge_like(2, LAB4_SEARCH, *n))
 
 /* The partition kernel's shape changes with the number of tile boundaries
- * (lab4.h, lab4_tile.cuh): the largest counts searched with 32, 16, 8 and 4
+ * (lab4_shapes.h, lab4_tile.cuh): the largest counts searched with 32, 16, 8 and 4
  * lanes per boundary, then with one lane in one level (the first and the last
  * such count), the first in two levels, and one whose last partition block ends
  * 6 boundaries into a level-1 group. |A| = n / 2 (the other splits take the

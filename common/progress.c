@@ -1,4 +1,4 @@
-/* note.c: no run may look hung. A host step that may take a while (building a CPU
+/* progress.c: a progress watchdog, so that no run looks hung. A host step that may take a while (building a CPU
  * reference, generating data, checking or timing a slow variant) is wrapped in
  * kit_note_begin / kit_note_end; if it is still running after KIT_NOTE_AFTER_S
  * seconds, a watchdog thread says so on stderr, again every KIT_NOTE_EVERY_S

@@ -1,188 +1,19 @@
-/* lab3_scan.cuh: device building blocks shared by lab3's variants.
- *
- * All arithmetic is done on unsigned types (unsigned int for int32 data,
- * unsigned long long for int64 data): unsigned sums wrap modulo 2^32 / 2^64 by
- * definition, which is exactly what two's-complement int sums do in practice, so
- * the bits match the CPU reference without relying on signed overflow.
- *
- * What is here, in the order the steps need it:
- *   - the warp and block scans: you write them in Step 3.1, every later step uses
- *     them (lab3_warp_sum, the warp reduction of lab 2, is given);
- *   - tile load/store through shared memory (given; Step 3.2 explains the
- *     transpose) and the tile-offset pass of the multi-pass scans (given);
- *   - the 16-byte stores of a tile that lies in shared memory: you write them in
- *     Step 3.5 (Step 3.7 stores each warp's part of a tile the same way);
- *   - the tile status of the single-pass scans (given: lab3_tile_status, with the
- *     ticket, publishing A and P, reading and waiting; lab3_tile.h says how a
- *     status is packed and why the scans need no fence);
+/* lab3_lookback.cuh: how the tiles of a single-pass scan learn what came before
+ * them (Steps 3.3-3.8), in two parts, as CUB keeps its tile state apart from the
+ * prefix callback that uses it:
+ *   - the tile status (given: lab3_tile_status, with the ticket, publishing A and
+ *     P, reading and waiting; lab3_tile.h says how a status is packed and why the
+ *     scans need no fence);
  *   - the warp-parallel look-back: you write it in Step 3.5, and select-if
- *     (Step 3.6) and the pipelined scan (Step 3.7) run the same code. */
-#ifndef LAB3_SCAN_CUH
-#define LAB3_SCAN_CUH
+ *     (Step 3.6) and the pipelines (Steps 3.7-3.8) run the same code. */
+#ifndef LAB3_LOOKBACK_CUH
+#define LAB3_LOOKBACK_CUH
 
+#include "kit_cuda.cuh"
 #include "lab3.h"
+#include "lab3_block_scan.cuh"
 
-#define LAB3_FULL_MASK 0xffffffffu
-
-/* ---- warp and block scans ----------------------------------------------------- */
-
-/* Inclusive scan across the 32 lanes of a full warp (all lanes must call it). */
-template <typename T>
-static __device__ __forceinline__ T lab3_warp_inclusive_scan(T x)
-{
-    // BEGIN SOLUTION (Step 3.1): five __shfl_up_sync steps (d = 1, 2, 4, 8, 16); a lane adds what it receives only when lane >= d
-    const int lane = threadIdx.x & 31;
-#pragma unroll
-    for (int d = 1; d < 32; d *= 2) {
-        T y = __shfl_up_sync(LAB3_FULL_MASK, x, d);
-        if (lane >= d)
-            x += y;
-    }
-    return x;
-    // STUB: return x;
-    // END SOLUTION
-}
-
-/* Sum over the 32 lanes of a full warp; every lane gets the total (lab 2's warp
- * reduction, with __shfl_xor_sync so that no lane is left without the result). */
-template <typename T>
-static __device__ __forceinline__ T lab3_warp_sum(T x)
-{
-#pragma unroll
-    for (int d = 16; d > 0; d /= 2)
-        x += __shfl_xor_sync(LAB3_FULL_MASK, x, d);
-    return x;
-}
-
-/* Exclusive scan of one value per thread across a block of NT threads (NT a
- * multiple of 32, at most 1024). Returns the thread's exclusive prefix and sets
- * aggregate to the block's total. warp_sums: NT/32 + 1 shared entries. Two
- * barriers; call __syncthreads() before using warp_sums again. */
-template <int NT, typename T>
-static __device__ __forceinline__ T lab3_block_exclusive_scan(T x, T *warp_sums, T &aggregate)
-{
-    constexpr int WARPS = NT / 32;
-    static_assert(NT % 32 == 0 && WARPS <= 32, "NT must be a multiple of 32, at most 1024");
-    // BEGIN SOLUTION (Step 3.1): scan each warp; lane 31 stores the warp total in warp_sums[warp]; barrier; warp 0 scans the WARPS totals (lanes >= WARPS take 0), stores each warp's exclusive prefix and the block total in warp_sums[WARPS]; barrier; add
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    T inclusive = lab3_warp_inclusive_scan(x);
-    if (lane == 31)
-        warp_sums[warp] = inclusive;
-    __syncthreads();
-    if (warp == 0) {
-        T w = lane < WARPS ? warp_sums[lane] : T(0);
-        T w_inclusive = lab3_warp_inclusive_scan(w);
-        if (lane < WARPS)
-            warp_sums[lane] = w_inclusive - w; /* exclusive prefix of warp `lane` */
-        if (lane == WARPS - 1)
-            warp_sums[WARPS] = w_inclusive; /* block total */
-    }
-    __syncthreads();
-    aggregate = warp_sums[WARPS];
-    return warp_sums[warp] + inclusive - x;
-    // STUB: (void)warp_sums;
-    // STUB: aggregate = T(0);
-    // STUB: return T(0);
-    // END SOLUTION
-}
-
-/* ---- tiles of NT threads x VT values --------------------------------------------
- * Loading: thread t reads items t, t + NT, t + 2NT, ... (neighbouring threads
- * read neighbouring items: coalesced) into shared memory, then takes VT
- * consecutive items tid*VT .. tid*VT + VT-1 out of it (the transpose). With odd VT
- * the 32 lanes' reads at stride VT fall in 32 different banks. Items past `count`
- * read as 0, the identity of +. */
-template <int NT, int VT, typename T>
-static __device__ __forceinline__ void lab3_load_tile(const T *in, size_t count, T *smem, T (&v)[VT])
-{
-#pragma unroll
-    for (int k = 0; k < VT; k++) {
-        int i = k * NT + threadIdx.x;
-        smem[i] = (size_t)i < count ? in[i] : T(0);
-    }
-    __syncthreads();
-#pragma unroll
-    for (int k = 0; k < VT; k++)
-        v[k] = smem[threadIdx.x * VT + k];
-}
-
-/* The reverse: each thread puts its VT values back where it read them (so no
- * other thread's reads can be overtaken and no barrier is needed before), then the
- * block writes the tile out coalesced. */
-template <int NT, int VT, typename T>
-static __device__ __forceinline__ void lab3_store_tile(T *out, size_t count, T *smem, const T (&v)[VT])
-{
-#pragma unroll
-    for (int k = 0; k < VT; k++)
-        smem[threadIdx.x * VT + k] = v[k];
-    __syncthreads();
-#pragma unroll
-    for (int k = 0; k < VT; k++) {
-        int i = k * NT + threadIdx.x;
-        if ((size_t)i < count)
-            out[i] = smem[i];
-    }
-}
-
-/* Shared -> global, coalesced, for a tile of NV values that lies in shared memory
- * (NV a whole number of 16-byte vectors), stored by NT threads of which this one
- * is number `rank` (a block: threadIdx.x; Step 3.7 stores each warp's part of a
- * tile with NT = 32 and rank = the lane): 16-byte stores when `vectors` (the caller
- * passes: a full tile and a 16-byte aligned out; this helper trusts it and does not
- * test count), otherwise the first count values one by one. Step 3.5. */
-template <int NT, int NV, typename T>
-static __device__ __forceinline__ void lab3_store_tile_vectors(T *out, size_t count, bool vectors, const T *tile,
-                                                               int rank)
-{
-    static_assert(NV * sizeof(T) % 16 == 0, "a full tile must be a whole number of 16-byte vectors");
-    // BEGIN SOLUTION (Step 3.5): full and aligned: uint4 stores of vectors j = rank, rank + NT, ...; else out[i] = tile[i] for i = rank, rank + NT, ... < count
-    constexpr int TILE_VECS = NV * sizeof(T) / 16;
-    if (vectors) {
-        uint4 *dst = (uint4 *)out;
-        for (int j = rank; j < TILE_VECS; j += NT)
-            dst[j] = ((const uint4 *)tile)[j];
-    } else {
-        for (int i = rank; i < (int)count; i += NT)
-            out[i] = tile[i];
-    }
-    // STUB: (void)out, (void)count, (void)vectors, (void)tile, (void)rank;
-    // END SOLUTION
-}
-
-/* Scan a thread's VT values in place, starting from `prefix` (the sum of
- * everything before them): inclusive, or exclusive when `exclusive` is set. */
-template <int VT, typename T>
-static __device__ __forceinline__ void lab3_thread_scan(T (&v)[VT], T prefix, int exclusive)
-{
-#pragma unroll
-    for (int k = 0; k < VT; k++) {
-        T x = v[k];
-        v[k] = exclusive ? prefix : prefix + x;
-        prefix += x;
-    }
-}
-
-/* ---- the multi-pass scans' last pass ----------------------------------------------- */
-
-/* out[i] += offsets[i / tile]: add each tile's exclusive prefix to its items. */
-template <typename T>
-__global__ void lab3_add_tile_offsets(T *out, size_t n, const T *offsets, unsigned tile)
-{
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
-        out[i] += offsets[i / tile];
-}
-
-template <typename T>
-static int lab3_launch_add_tile_offsets(T *out, size_t n, const T *offsets, unsigned tile,
-                                        cudaStream_t stream)
-{
-    const int nt = 256;
-    lab3_add_tile_offsets<T><<<kit_div_up(n, nt), nt, 0, stream>>>(out, n, offsets, tile);
-    return KIT_LAUNCH_CHECK();
-}
-
-/* ---- tile status of the single-pass scans (Steps 3.3-3.6) --------------------------
+/* ---- tile status of the single-pass scans (Steps 3.3-3.8) --------------------------
  * Layout of ws->status (lab3_tile.h): a ticket counter in the first
  * LAB3_TICKET_BYTES, then LAB3_LOOKBACK_PAD spare entries, then one entry per tile.
  *
@@ -204,46 +35,7 @@ static int lab3_launch_add_tile_offsets(T *out, size_t n, const T *offsets, unsi
  *                 look-back that waits on it. */
 enum lab3_order { LAB3_RELAXED, LAB3_ORDERED, LAB3_P_RELEASED };
 
-static __device__ __forceinline__ void lab3_st_relaxed(void *p, unsigned long long v)
-{
-    asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
-}
-static __device__ __forceinline__ unsigned long long lab3_ld_relaxed(const void *p)
-{
-    unsigned long long v;
-    asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-    return v;
-}
-static __device__ __forceinline__ void lab3_st_release(void *p, unsigned long long v)
-{
-    asm volatile("st.release.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
-}
-static __device__ __forceinline__ unsigned long long lab3_ld_acquire(const void *p)
-{
-    unsigned long long v;
-    asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-    return v;
-}
-static __device__ __forceinline__ void lab3_st_relaxed_pair(void *p, unsigned long long lo,
-                                                            unsigned long long hi)
-{
-    asm volatile("st.relaxed.gpu.global.v2.u64 [%0], {%1, %2};" ::"l"(p), "l"(lo), "l"(hi) : "memory");
-}
-static __device__ __forceinline__ void lab3_ld_relaxed_pair(const void *p, unsigned long long &lo,
-                                                            unsigned long long &hi)
-{
-    asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(lo), "=l"(hi) : "l"(p) : "memory");
-}
-
-/* A poll that found X backs off before reading again, for LAB3_BACKOFF_NS
- * nanoseconds: the warp leaves L2 and the issue slots to the tiles that are
- * loading and publishing (-DLAB3_BACKOFF_NS=0 turns the back-off off, for
- * measuring it). A fixed delay, not a growing one: a growing delay needs a counter
- * per poll loop, and the register it costs lowers the number of resident blocks of
- * select-if. */
-#ifndef LAB3_BACKOFF_NS
-#define LAB3_BACKOFF_NS 64
-#endif
+/* After a poll that found X: LAB3_BACKOFF_NS of sleep (lab3_shapes.h says why). */
 static __device__ __forceinline__ void lab3_backoff()
 {
 #if LAB3_BACKOFF_NS > 0
@@ -251,25 +43,32 @@ static __device__ __forceinline__ void lab3_backoff()
 #endif
 }
 
+/* How a launch finds the status array clean:
+ *   LAB3_RESET   zeroed before every launch (reset; Steps 3.3-3.6);
+ *   LAB3_EPOCHS  every flag tagged with the launch's epoch, no memset (begin_epoch;
+ *                the pipelines, Steps 3.7-3.8, lab3_tile.h). With LAB3_RESET the
+ *                tags are compiled out and cost those kernels nothing. */
+enum lab3_reuse { LAB3_RESET, LAB3_EPOCHS };
+
 /* The status array of one single-pass launch, for status values of type V
- * (the scans: the element type; select-if: 32-bit counts). Passed by value.
- * PIPELINE: the statuses of a pipeline (Steps 3.7-3.8), which differ twice:
- *   - tagged with the launch's epoch (begin_epoch) instead of zeroed before it
- *     (reset, Steps 3.3-3.6); without them the tags are compiled out, and cost
- *     those kernels nothing;
- *   - LAB3_PIPE_STATUS_SPACING bytes apart, not packed (lab3_tile.h says why). */
-template <typename V, lab3_order ORDER = LAB3_RELAXED, bool PIPELINE = false>
+ * (the scans: the element type; select-if: 32-bit counts), accessed in ORDER,
+ * made clean for each launch as REUSE says, with its entries SPACING bytes apart
+ * (0: packed, each entry right after the one before; the pipelines space them,
+ * lab3_shapes.h says why). Passed by value. */
+template <typename V, lab3_order ORDER = LAB3_RELAXED, lab3_reuse REUSE = LAB3_RESET, size_t SPACING = 0>
 struct lab3_tile_status {
     static_assert(sizeof(V) == 4 || (sizeof(V) == 8 && ORDER == LAB3_RELAXED),
                   "64-bit statuses are two words: relaxed only (lab3_tile.h)");
+    typedef V value_type;
+    static constexpr lab3_order order = ORDER;
     /* An entry is 8 bytes (flag + 32-bit value in one word) or 16 (two words, flag
      * in both); ENTRY_BYTES from one entry to the next. */
     static constexpr size_t PACKED_BYTES = sizeof(V) == 4 ? 8 : 16;
-    static constexpr size_t ENTRY_BYTES = PIPELINE ? LAB3_PIPE_STATUS_SPACING : PACKED_BYTES;
+    static constexpr size_t ENTRY_BYTES = SPACING ? SPACING : PACKED_BYTES;
     static_assert(ENTRY_BYTES % PACKED_BYTES == 0, "entries that do not overlap, each aligned to its size");
 
     void *words;        /* ws->status */
-    uint32_t epoch = 0; /* the launch's epoch (lab3_tile.h); PIPELINE only */
+    uint32_t epoch = 0; /* the launch's epoch (lab3_tile.h); LAB3_EPOCHS only */
 
     /* Host, before every launch of Steps 3.3-3.6: zero the ticket and the first
      * `tiles` entries of THIS entry size (and the statistics when they are on).
@@ -298,7 +97,7 @@ struct lab3_tile_status {
      * statistics are zeroed when they are on. */
     static int begin_epoch(lab3_workspace *ws, size_t tiles, cudaStream_t stream, lab3_tile_status *status)
     {
-        static_assert(PIPELINE, "statuses without epochs are reset before every launch");
+        static_assert(REUSE == LAB3_EPOCHS, "statuses without epochs are reset before every launch");
         if (bytes_for(tiles) > ws->status_bytes)
             return KIT_CHECK(cudaErrorInvalidValue); /* workspace sized for fewer tiles */
         if (ws->epoch == 0 || ws->epoch == LAB3_EPOCH_MAX) {
@@ -346,12 +145,13 @@ struct lab3_tile_status {
     __device__ uint32_t load(long long tile, V &value) const
     {
         if constexpr (sizeof(V) == 4) {
-            unsigned long long w = ORDER == LAB3_ORDERED ? lab3_ld_acquire(entry(tile)) : lab3_ld_relaxed(entry(tile));
+            unsigned long long w =
+                ORDER == LAB3_ORDERED ? kit_load_acquire(entry(tile)) : kit_load_relaxed(entry(tile));
             value = lab3_value32(w);
             return untag(lab3_flag32(w));
         } else {
             unsigned long long lo, hi;
-            lab3_ld_relaxed_pair(entry(tile), lo, hi);
+            kit_load_relaxed_pair(entry(tile), lo, hi);
             lab3_pair p = { lo, hi };
             value = lab3_value64(p);
             return untag(lab3_flag64(p));
@@ -376,7 +176,7 @@ struct lab3_tile_status {
     __device__ void wait_inclusive(long long tile) const
     {
         static_assert(ORDER == LAB3_P_RELEASED, "only P is released");
-        while (untag(lab3_flag32(lab3_ld_acquire(entry(tile)))) != LAB3_STATUS_P)
+        while (untag(lab3_flag32(kit_load_acquire(entry(tile)))) != LAB3_STATUS_P)
             lab3_backoff();
     }
 
@@ -388,11 +188,15 @@ struct lab3_tile_status {
         return ws->stats ? KIT_CHECK(cudaMemsetAsync(ws->stats, 0, LAB3_STAT_COUNT * sizeof(unsigned long long), stream))
                          : 0;
     }
-    __host__ __device__ uint32_t tag(uint32_t flag) const { return PIPELINE ? lab3_tag(epoch, flag) : flag; }
-    __host__ __device__ uint32_t untag(uint32_t tagged) const { return PIPELINE ? lab3_untag(epoch, tagged) : tagged; }
-    __device__ char *entry(long long tile) const
+    __host__ __device__ uint32_t tag(uint32_t flag) const { return REUSE == LAB3_EPOCHS ? lab3_tag(epoch, flag) : flag; }
+    __host__ __device__ uint32_t untag(uint32_t tagged) const
     {
-        return (char *)words + LAB3_TICKET_BYTES + (size_t)(tile + LAB3_LOOKBACK_PAD) * ENTRY_BYTES;
+        return REUSE == LAB3_EPOCHS ? lab3_untag(epoch, tagged) : tagged;
+    }
+    __device__ unsigned long long *entry(long long tile) const
+    {
+        return (unsigned long long *)((char *)words + LAB3_TICKET_BYTES +
+                                      (size_t)(tile + LAB3_LOOKBACK_PAD) * ENTRY_BYTES);
     }
     /* One 8-byte store (flag + value) or one 16-byte store (flag repeated in both halves). */
     __device__ void publish(long long tile, uint32_t flag, V value) const
@@ -400,12 +204,12 @@ struct lab3_tile_status {
         if constexpr (sizeof(V) == 4) {
             unsigned long long w = lab3_pack32(tag(flag), value);
             if (ORDER == LAB3_ORDERED || (ORDER == LAB3_P_RELEASED && flag == LAB3_STATUS_P))
-                lab3_st_release(entry(tile), w);
+                kit_store_release(entry(tile), w);
             else
-                lab3_st_relaxed(entry(tile), w);
+                kit_store_relaxed(entry(tile), w);
         } else {
             lab3_pair p = lab3_pack64(tag(flag), value);
-            lab3_st_relaxed_pair(entry(tile), p.lo, p.hi);
+            kit_store_relaxed_pair(entry(tile), p.lo, p.hi);
         }
     }
 };
@@ -437,10 +241,11 @@ static __device__ __forceinline__ void lab3_stats_record(unsigned long long *sta
  * records once at the end, with depth = 32 for every window that had no P plus the
  * lanes up to and including the nearest P in the last window, and waits = the polls
  * of the whole window that found an X in some lane (one per poll, not per lane). */
-template <typename V, lab3_order ORDER, bool PIPELINE>
-static __device__ __forceinline__ V lab3_lookback_window(lab3_tile_status<V, ORDER, PIPELINE> status, long long t,
-                                                        unsigned long long *stats)
+template <typename Status>
+static __device__ __forceinline__ typename Status::value_type lab3_lookback_window(Status status, long long t,
+                                                                                  unsigned long long *stats)
 {
+    typedef typename Status::value_type V;
     // BEGIN SOLUTION (Step 3.5): poll the window until no lane sees X (__any_sync; lab3_backoff between polls); ballot the P lanes; sum lanes up to the nearest P (lab3_warp_sum); slide back if none; lane 0 records the stats once
     const int lane = threadIdx.x & 31;
     V exclusive_prefix = 0;
@@ -455,12 +260,12 @@ static __device__ __forceinline__ V lab3_lookback_window(lab3_tile_status<V, ORD
                 flag = LAB3_STATUS_P;
                 value = 0;
             }
-            if (!__any_sync(LAB3_FULL_MASK, flag == LAB3_STATUS_X))
+            if (!__any_sync(KIT_FULL_MASK, flag == LAB3_STATUS_X))
                 break;
             waits++;
             lab3_backoff();
         }
-        unsigned int p_lanes = __ballot_sync(LAB3_FULL_MASK, flag == LAB3_STATUS_P);
+        unsigned int p_lanes = __ballot_sync(KIT_FULL_MASK, flag == LAB3_STATUS_P);
         int last = p_lanes ? __ffs(p_lanes) - 1 : 31; /* nearest P, or the whole window */
         exclusive_prefix += lab3_warp_sum(lane <= last ? value : V(0));
         depth += (unsigned long long)last + 1;
@@ -483,10 +288,11 @@ static __device__ __forceinline__ V lab3_lookback_window(lab3_tile_status<V, ORD
  * before lane 0's release of P (so P passes on all the look-back saw). The other
  * warps of the block learn the prefix, and with LAB3_ORDERED what the look-back
  * acquired, only through shared memory and a __syncthreads() after this call. */
-template <typename V, lab3_order ORDER, bool PIPELINE>
-static __device__ __forceinline__ V lab3_tile_lookback(lab3_tile_status<V, ORDER, PIPELINE> status, long long t, V aggregate,
-                                                      unsigned long long *stats)
+template <typename Status>
+static __device__ __forceinline__ typename Status::value_type
+lab3_tile_lookback(Status status, long long t, typename Status::value_type aggregate, unsigned long long *stats)
 {
+    typedef typename Status::value_type V;
     // BEGIN SOLUTION (Step 3.5): tile 0: lane 0 publishes P, return 0; else lane 0 publishes A, the warp looks back, (ordered: __syncwarp), lane 0 publishes P
     const bool lane0 = threadIdx.x == 0;
     if (t == 0) {
@@ -497,7 +303,7 @@ static __device__ __forceinline__ V lab3_tile_lookback(lab3_tile_status<V, ORDER
     if (lane0)
         status.set_aggregate(t, aggregate);
     V before = lab3_lookback_window(status, t, stats);
-    if (ORDER == LAB3_ORDERED)
+    if (Status::order == LAB3_ORDERED)
         __syncwarp();
     if (lane0)
         status.set_inclusive(t, before + aggregate);
