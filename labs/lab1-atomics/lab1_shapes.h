@@ -1,8 +1,8 @@
 /* lab1_shapes.h: every launch shape and tuning choice of lab 1, in one place: to
- * retune a step, change it here and rebuild. The -D overrides are those that
- * plots/bench-lab1.sh rebuilds smem-warp (Step 1.5) with, one idea taken out at a
- * time (lecture 1 measures each; the switches keep their names there). C, so that
- * the CPU and GPU suites read the same numbers. */
+ * retune a step, change it here and rebuild. The #ifndef guards let
+ * plots/bench-lab1.sh rebuild smem-warp (Step 1.5) with one idea taken out at a
+ * time by a -D switch (lecture 1, Step 1.5's table; lab 1's notebook names the
+ * switch of each row). C, so that the CPU and GPU suites read the same numbers. */
 #ifndef LAB1_SHAPES_H
 #define LAB1_SHAPES_H
 
@@ -21,9 +21,10 @@
 #define LAB1_SW_VT (4 * LAB1_SW_LOADS)
 #define LAB1_SW_WARP_TILE (LAB1_WARP * LAB1_SW_VT)
 
-/* smem-warp's other choices (v5_smem_warp.cu's header says what each idea is). */
+/* smem-warp's other choices (v5_smem_warp.cu's header says what each idea is; lab 1's
+ * notebook, how each value was chosen). */
 #ifndef SW_HIST_BLOCKS_PER_SM
-#define SW_HIST_BLOCKS_PER_SM 4 /* the histogram's cap, tuned on an H200 (lecture 1); 0: none */
+#define SW_HIST_BLOCKS_PER_SM 4 /* the histogram's cap on blocks per SM (idea 3); 0: none */
 #endif
 #ifndef SW_MAX_COPIES
 #define SW_MAX_COPIES (LAB1_SW_NT / LAB1_WARP) /* one per warp; 1: one per block, as in smem-private */
