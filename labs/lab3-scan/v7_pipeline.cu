@@ -184,6 +184,11 @@
  * is why the statuses are spaced out. */
 #include "lab3_pipeline.cuh"
 
+/* Step 3.7's ring: VECS 16-byte vectors per consumer thread, STAGES tiles
+ * (lab3_shapes.h: 20 KB tiles, 5 stages where an SM has 228 KB, 3 elsewhere). */
+enum { VECS = LAB3_TMA_VECS, STAGES = LAB3_ARCH.pipe_stages };
+template <typename T> using scan_shape = pipeline_shape<T, VECS, STAGES>;
+
 /* The scan's statuses: the sums, relaxed, tagged with the launch's epoch (no
  * memset before a launch: lab3_tile.h). */
 template <typename T> using scan_status = lab3_pipeline_status<T, LAB3_RELAXED>;
@@ -203,7 +208,7 @@ enum {
  * its four barriers and what the stations hand on with it. */
 template <typename T>
 struct pipeline_smem {
-    typedef pipeline_shape<T> shape;        /* Step 3.7's tile and stages (lab3_pipeline.cuh) */
+    typedef scan_shape<T> shape;            /* Step 3.7's tile and stages */
     T stage[STAGES][shape::NV];             /* first, so 16-byte aligned (bulk copies need it) */
     stage_barrier landed[STAGES];           /* loader -> aggregator: the tile is in the stage */
     stage_barrier summed[STAGES];           /* aggregator -> look-back: A is published */
@@ -250,7 +255,7 @@ static __device__ __forceinline__ void write_values(T *stage, const T (&v)[VT])
 template <typename T>
 static __device__ void aggregate_tiles(size_t tiles, scan_status<T> status, pipeline_smem<T> &sm)
 {
-    // TODO(Step 3.7): slot = 0, 1, ...: landed[s].wait_parity(use_parity(slot)); t = tile_of[s]; a real tile: each lane sums its vectors of every consumer warp's part, lab3_warp_sum per part, running prefix into warp_prefix[s][w]; lane 0: set_inclusive (t == 0) or set_aggregate, aggregate[s]; fence_before_bulk_copies; all: summed[s].arrive(); past the last tile: return after arriving (about 35 lines)
+    // TODO(Step 3.7): slot = 0, 1, ...: landed[s].wait_parity(use_parity(slot, STAGES)); t = tile_of[s]; a real tile: each lane sums its vectors of every consumer warp's part, lab3_warp_sum per part, running prefix into warp_prefix[s][w]; lane 0: set_inclusive (t == 0) or set_aggregate, aggregate[s]; fence_before_bulk_copies; all: summed[s].arrive(); past the last tile: return after arriving (about 35 lines)
     (void)tiles, (void)status, (void)sm;
 }
 
@@ -261,14 +266,14 @@ static __device__ void aggregate_tiles(size_t tiles, scan_status<T> status, pipe
 template <typename T>
 static __device__ void scan_tiles(T *out, size_t n, int exclusive, bool out_aligned, pipeline_smem<T> &sm)
 {
-    // TODO(Step 3.7): slot = 0, 1, ...: ready[s].wait_parity(use_parity(slot)); t = tile_of[s], return when past the last tile; read_values, thread sum, lab3_warp_inclusive_scan; lab3_thread_scan from tile_prefix[s] + warp_prefix[s][warp] + the warp's exclusive prefix; write_values; __syncwarp; lab3_store_tile_vectors<32, WARP_NV> of the warp's own part only (lane = rank); fence_before_bulk_copies; empty[s].arrive() (about 32 lines)
+    // TODO(Step 3.7): slot = 0, 1, ...: ready[s].wait_parity(use_parity(slot, STAGES)); t = tile_of[s], return when past the last tile; read_values, thread sum, lab3_warp_inclusive_scan; lab3_thread_scan from tile_prefix[s] + warp_prefix[s][warp] + the warp's exclusive prefix; write_values; __syncwarp; lab3_store_tile_vectors<32, WARP_NV> of the warp's own part only (lane = rank); fence_before_bulk_copies; empty[s].arrive() (about 32 lines)
     (void)out, (void)n, (void)exclusive, (void)out_aligned, (void)sm;
 }
 
 /* The kernel: thread 0 sets up the 4 x STAGES barriers, then each warp runs its
  * station until the tickets run out. */
 template <typename T>
-__global__ void __launch_bounds__(THREADS, pipeline_shape<T>::BLOCKS_PER_SM)
+__global__ void __launch_bounds__(THREADS, scan_shape<T>::BLOCKS_PER_SM)
     pipeline_scan(const T *in, T *out, size_t n, int exclusive, bool in_aligned, bool out_aligned,
                   scan_status<T> status, unsigned long long *stats)
 {

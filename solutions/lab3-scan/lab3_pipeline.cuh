@@ -29,13 +29,16 @@
 #include <cuda/barrier>
 #include <cuda/ptx>
 
-enum { NT = LAB3_TMA_NT, VECS = LAB3_TMA_VECS, STAGES = LAB3_ARCH.pipe_stages };
+/* The worker threads of a pipeline's block (Step 3.7: consumers; Step 3.8:
+ * flaggers). The tile's vectors and the ring's stages are each step's own
+ * (pipeline_shape below), so that no station can take another step's. */
+enum { NT = LAB3_TMA_NT };
 static_assert(NT % 32 == 0 && NT >= LAB3_MIN_TILE, "whole warps, tiles no smaller than the workspace assumes");
 
-/* A ring of type T: RING_STAGES tiles of NT worker threads (Step 3.7: the
- * consumers) x VT values, VT = TILE_VECS 16-byte vectors. The defaults are Step
- * 3.7's; Step 3.8 has its own (lab3_shapes.h). */
-template <typename T, int TILE_VECS = VECS, int RING_STAGES = STAGES>
+/* A ring of type T: RING_STAGES tiles of NT worker threads x VT values, VT =
+ * TILE_VECS 16-byte vectors. No defaults: Step 3.7 (scan_shape) and Step 3.8
+ * (select_shape) each name theirs (lab3_shapes.h). */
+template <typename T, int TILE_VECS, int RING_STAGES>
 struct pipeline_shape {
     static_assert(TILE_VECS % 2 == 1, "odd VECS keeps the threads' 16-byte shared-memory accesses conflict-free");
     static_assert(RING_STAGES >= 2, "a ring needs a stage to load while another is worked on");
@@ -66,8 +69,10 @@ typedef cuda::barrier<cuda::thread_scope_block> stage_barrier;
  * "barriers and their phases"); a station waits for it with the barrier's
  * wait_parity (on sm_90 mbarrier.try_wait, which suspends the thread until the
  * phase completes or a time limit passes; a loop of our own over try_wait measured
- * the same, lab3_tma_tune_h100.csv run 3). */
-[[maybe_unused]] static __device__ __forceinline__ bool use_parity(unsigned int slot, int stages = STAGES)
+ * the same, lab3_tma_tune_h100.csv run 3). `stages` has no default: Steps 3.7 and
+ * 3.8 have rings of different depths, and a parity computed with another ring's
+ * depth waits for the wrong phase. */
+[[maybe_unused]] static __device__ __forceinline__ bool use_parity(unsigned int slot, int stages)
 {
     return (slot / stages) % 2 != 0;
 }
