@@ -25,8 +25,8 @@
  * Still slow: the reset memset and the ticket per launch, and each tile's serial
  * phase (load latency, scan, look-back) in which its block moves no data; other
  * blocks on the SM cover it only in part.
- * Expect: level with CUB at 2^28 and a few points behind it at 2^24, about three
- * quarters of memcpy for int32 (lecture 3, Step 3.5's table). */
+ * Expect: level with CUB at 2^28 (about 0.74 of memcpy for int32) and a few
+ * points behind it at 2^24 (lecture 3, Step 3.5's table). */
 #include "lab3_block_scan.cuh"
 #include "lab3_lookback.cuh"
 #include "lab3_tile_load.cuh"
