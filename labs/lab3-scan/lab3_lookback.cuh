@@ -236,7 +236,10 @@ static __device__ __forceinline__ void lab3_stats_record(unsigned long long *sta
  * watches predecessor p0 - l, p0 starting at t - 1: the warp polls until no lane
  * sees X, the nearest P is the lowest lane that sees P, the lanes up to it add
  * their values, and with no P the window slides 32 tiles back. Lanes before tile 0
- * count as P with value 0 (their reads land in the status array's padding).
+ * (p < 0, at least -31) may issue their read like the others (it lands in the
+ * status array's padding, LAB3_LOOKBACK_PAD entries: in bounds) or skip it; either
+ * way they must then count as P with value 0, since the padding is never written
+ * and reads as X for ever.
  * Statistics (stats may be NULL: lab3_stats_record then does nothing): lane 0 alone
  * records once at the end, with depth = 32 for every window that had no P plus the
  * lanes up to and including the nearest P in the last window, and waits = the polls

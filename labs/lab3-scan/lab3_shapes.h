@@ -54,9 +54,9 @@
 #define LAB3_TMA_NV_I64 (LAB3_TMA_NT * LAB3_TMA_VT_I64)
 
 /* Tile of the pipelined compaction (Step 3.8): Step 3.7's NT workers x
- * LAB3_SELECT_PIPE_VECS 16-byte vectors (20 KB; odd), in a ring of 3 stages
- * (v8_select_pipeline.cu). A compaction does more per tile than the scan, and bigger
- * tiles paid on both GPUs (plots/data/lab3_select_pipe_tune_*.csv). */
+ * LAB3_SELECT_PIPE_VECS 16-byte vectors (20 KB; odd). A compaction does more work
+ * per tile than the scan, so its tile carries more bytes per look-back. Its ring
+ * has LAB3_SELECT_PIPE_STAGES_I32 stages for int32 and _I64 for int64 (below). */
 #ifndef LAB3_SELECT_PIPE_VECS
 #define LAB3_SELECT_PIPE_VECS 5
 #endif
@@ -76,17 +76,13 @@
 /* Bytes from one status to the next in a pipeline (Steps 3.7-3.8): two statuses
  * in a 128-byte line, where packed entries put 16 (32-bit values) or 8 (64-bit).
  * Every SM publishes two statuses per tile and reads a window of 32 per tile, all
- * near the front of the array. Measured on an H200 (lecture 3; plots/data/
- * lab3_status_reads_h200.csv, lab3_status_spacing_h200.csv), int32 at 2^28: a
- * look-back that reads one window and waits for nothing is no faster than the
- * real one (0.87 of memcpy against 0.89; no look-back at all: 0.94), so the reads
- * cost, not the wait. Spread 64 bytes apart (12 KB tiles), the scan reaches
- * 0.90-0.91 (int64 0.91 -> 0.92), the int64 compaction gains 2% against CUB, and
- * 2^24 moves by -1.2 to +0.2 points, although a window then spans 16 lines
- * instead of 2 (int32; 32 or 128 bytes apart, its first poll took longer): the
- * bulk copies land about 0.6 us sooner (lab3_station_times_h200.csv). 128 bytes
- * apart gained as much at 2^28 and lost 2.7 points at 2^24. The workspace's
- * status block has room for both layouts (lab3_workspace_status_bytes, lab3.h). */
+ * near the front of the array, and it is these reads, not the waits, that slow
+ * the ring: a look-back that reads one window and waits for nothing costs as
+ * much. Spread out, a window touches more lines (16 instead of 2) and the
+ * look-back gets a little slower, but the bulk copies land sooner and the scan
+ * gets faster at large n; one status per line (128) lost at 2^24 (measurements:
+ * lectures/notebooks/03-scan.md). The workspace's status block has room for both
+ * layouts (lab3_workspace_status_bytes, lab3.h). */
 #define LAB3_PIPE_STATUS_SPACING 64
 
 /* A poll that found X backs off before reading again, for LAB3_BACKOFF_NS
@@ -111,15 +107,14 @@ typedef struct {
      * pipeline's ring holds and how many blocks of a ring fit
      * (pipeline_shape::BLOCKS_PER_SM, and so the registers each thread may have). */
     int sm_shared_kb;
-    /* Step 3.5: blocks per SM the register allocation must allow (__launch_bounds__;
-     * tuned on an H200): 7 where an SM holds 2048 threads (sm_80, sm_90, sm_100), so
-     * at most 32 registers per thread; as many as the threads allow elsewhere (1024
-     * threads per SM on sm_75, 1536 on the other recent parts). This bounds
-     * registers only: shared memory also limits the blocks. A block uses ~28 KB (the
-     * ~27 KB tile + 1 KB the system reserves per block), so with the largest
-     * carveout the 228 KB of sm_90 and sm_100 hold 7 (by this count even 8; how many
-     * are resident has not been measured), but the 164 KB of sm_80 (A100) only 5
-     * and the ~100 KB of sm_86/sm_89/sm_120 only 3. */
+    /* Step 3.5: blocks per SM the register allocation must allow (__launch_bounds__):
+     * 7 where an SM holds 2048 threads (sm_80, sm_90, sm_100), so at most 32
+     * registers per thread; as many as the threads allow elsewhere (1024 threads per
+     * SM on sm_75, 1536 on the other recent parts). This bounds registers only:
+     * shared memory also limits the blocks. A block uses ~28 KB (the ~27 KB tile +
+     * 1 KB the system reserves per block), so with the largest carveout the 228 KB of
+     * sm_90 and sm_100 hold 7, but the 164 KB of sm_80 (A100) only 5 and the ~100 KB
+     * of sm_86/sm_89/sm_120 only 3. */
     int tuned_min_blocks;
     /* Step 3.7: tiles in the ring of each block: 5 where an SM has 228 KB (sm_90,
      * sm_100: two blocks of 100 KB), 3 elsewhere (60 KB, which sm_75 allows a
@@ -128,11 +123,8 @@ typedef struct {
     /* Step 3.8, int64: 4 stages (about 82 KB, 2 blocks per SM) where a block may
      * have that much shared memory (sm_80 and later), else 3 (sm_75 allows 64 KB).
      * int32 keeps 3 of 20 KB everywhere (61.7 KB with what lies beside them, 3
-     * blocks per SM on sm_90). Measured with the L2 prefetch and the epochs
-     * (plots/data/lab3_epochs_builds_h100.csv and _h200.csv, run 2; x CUB at 2^24
-     * / 2^28): the fourth stage takes int64 from 1.02-1.03 / 1.05-1.06 to 1.07 /
-     * 1.08 on an H100 and from 1.00 / 1.00 to 1.01-1.02 / 1.02 on an H200, and
-     * costs int32 0-1 points on the H100 and 2-7 on the H200. */
+     * blocks per SM on sm_90): a fourth stage paid for int64 and cost int32 (which
+     * loses its third block; lectures/notebooks/03-scan.md). */
     int select_pipe_stages_i64;
 } lab3_arch_shape;
 

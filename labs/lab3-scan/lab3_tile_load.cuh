@@ -52,9 +52,11 @@ static __device__ __forceinline__ void lab3_store_tile(T *out, size_t count, T *
 /* Shared -> global, coalesced, for a tile of NV values that lies in shared memory
  * (NV a whole number of 16-byte vectors), stored by NT threads of which this one
  * is number `rank` (a block: threadIdx.x; Step 3.7 stores each warp's part of a
- * tile with NT = 32 and rank = the lane): 16-byte stores when `vectors` (the caller
- * passes: a full tile and a 16-byte aligned out; this helper trusts it and does not
- * test count), otherwise the first count values one by one. Step 3.5. */
+ * tile with NT = 32, NV = the part's values and rank = the lane): 16-byte stores
+ * when `vectors`, otherwise the first count values one by one. The caller decides
+ * `vectors`: out 16-byte aligned and the whole TILE full (Step 3.7 too: in its
+ * last, partial tile even a full warp part goes value by value). This helper
+ * trusts it and does not test count. Step 3.5. */
 template <int NT, int NV, typename T>
 static __device__ __forceinline__ void lab3_store_tile_vectors(T *out, size_t count, bool vectors, const T *tile,
                                                                int rank)

@@ -13,9 +13,9 @@
  *
  * Still slow: one value per thread (little memory in flight per thread), and the
  * second level still writes the output, then reads and writes it again to add
- * the tile offsets (~4n traffic). Expect: faster than 3.0 at mid sizes (on an
- * H200 1.4-1.5x from 2^17 to 2^20), hardly at large n (1.02x at 2^24), and far
- * from the copy rate (under a quarter of memcpy at 2^24 and 2^28, int32). */
+ * the tile offsets (~4n traffic). Expect: faster than 3.0 at mid sizes (about
+ * 1.4x at 2^17 and 2^20), hardly at large n, and under a quarter of memcpy at
+ * 2^24 and 2^28, int32 (lecture 3, Step 3.1's table). */
 #include "lab3_block_scan.cuh"
 
 enum { NT = LAB3_WARP_NT, VT = 1, NV = NT * VT }; /* one value per thread */

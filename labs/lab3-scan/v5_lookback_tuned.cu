@@ -3,38 +3,30 @@
  * A memory-bound kernel runs at the copy rate only if enough bytes are in
  * flight on every SM at every moment (latency x bandwidth, tens of KB per SM).
  * Step 3.4 falls short because each block spends much of its life not loading:
- * waiting for its ticket, scanning, looking back. This step bundles three ideas
- * (the lecture's ablation measures ideas 1 and 3 together and the share of the
- * tile size; its tuning table that of registers against shared memory):
+ * waiting for its ticket, scanning, looking back. Three ideas (the lecture's
+ * ablation measures their shares):
  *   1. loads that cost no registers: a full tile is copied from global straight
  *      into shared memory with asynchronous 16-byte copies (cp.async, through
- *      __pipeline_memcpy_async). Registers no longer grow with the tile, so the
- *      tiles can be big (VT = 27 int32 / 13 int64 values per thread, 256
- *      threads: ~27 KB) AND seven blocks fit on an sm_90 SM (1792 threads, 228 KB
- *      of shared memory with the largest carveout): ~190 KB of tiles per SM,
- *      most of it in flight. Each thread then scans its VT consecutive values
- *      where they lie in shared memory (odd VT: the 32 lanes' reads at stride
- *      VT hit 32 different banks), and the tile goes out as 16-byte stores;
+ *      __pipeline_memcpy_async). Registers no longer grow with the tile, so tiles
+ *      can be big (VT = 27 int32 / 13 int64 values per thread, 256 threads:
+ *      ~27 KB) AND seven blocks fit on an sm_90 SM (228 KB of shared memory with
+ *      the largest carveout; __launch_bounds__ from lab3_shapes.h). Each thread
+ *      scans its VT consecutive values where they lie (odd VT: no bank
+ *      conflicts), and the tile goes out as 16-byte stores;
  *   2. one look-back per ~27 KB instead of per ~9 KB, so the fixed costs per
  *      tile (ticket, barriers, look-back) weigh less;
- *   3. a warp-parallel look-back: warp 0 reads the statuses of the 32 tiles
- *      before it at once (lane l reads tile t-1-l), polls again only while some
- *      lane still sees X, then finds the nearest P with __ballot_sync/__ffs and
- *      adds the values of the lanes up to and including it with one warp
- *      reduction. With no P in the window, it slides 32 tiles back and repeats.
- *      Each window costs one L2 round trip for 32 predecessors, so even a
- *      look-back of 59-137 tiles (--stats, on an H200) costs 2 to 5 round trips.
- * The status entries, ticket and per-launch reset are those of Steps 3.3-3.4
- * (lab3_tile_status). The look-back is lab3_lookback_window and its caller
- * lab3_tile_lookback, in lab3_lookback.cuh, and the 16-byte stores
- * (lab3_store_tile_vectors, lab3_tile_load.cuh): you write them in this step; select-if (Step 3.6)
- * runs the same look-back over counts, and Step 3.7 reuses all three.
- *
- * What remains: the reset memset and the ticket atomic per launch, and the
- * serial phase of each tile (scan + look-back) during which that block moves no
- * data; other blocks on the SM cover it only partly. Expect: close to CUB at
- * large n (on an H200 at 2^28: 0.99x of CUB for int32, 0.975x for int64; 73% and
- * 80% of memcpy), a few percent behind it at 2^24 (see the lecture). */
+ *   3. a warp-parallel look-back: lane l of warp 0 reads the status of tile
+ *      t-1-l, the warp polls again while some lane sees X, finds the nearest P
+ *      with __ballot_sync/__ffs and adds the lanes up to it with one warp sum; no
+ *      P: the window slides 32 tiles back. One L2 round trip per 32 predecessors.
+ * You write the look-back (lab3_lookback_window, lab3_tile_lookback in
+ * lab3_lookback.cuh) and the 16-byte stores (lab3_store_tile_vectors,
+ * lab3_tile_load.cuh) in this step; Steps 3.6-3.8 reuse them.
+ * Still slow: the reset memset and the ticket per launch, and each tile's serial
+ * phase (load latency, scan, look-back) in which its block moves no data; other
+ * blocks on the SM cover it only in part.
+ * Expect: level with CUB at 2^28 (about 0.74 of memcpy for int32) and a few
+ * points behind it at 2^24 (lecture 3, Step 3.5's table). */
 #include "lab3_block_scan.cuh"
 #include "lab3_lookback.cuh"
 #include "lab3_tile_load.cuh"
