@@ -220,12 +220,8 @@ static __device__ __forceinline__ void join_prefetch_span(const int32_t *begin, 
  * Tickets go out in order, one per block that starts, so with `ahead` the
  * blocks resident on the GPU, tile t + ahead is drawn about when this block
  * ends, and its block's first loads then wait for L2, not for DRAM (the same
- * idea as lab 3's Step 3.7). Nothing past the last tile.
- * Measured on an H200 (plots/data/lab4_join_prefetch.csv, 2^24, every join
- * type): the fused join 1.4-5.6% faster on unique keys, 1.0-3.9% with the hot
- * key, -0.3% to +2.0% at ~4 rows per key, -0.6% to +1.3% at ~16; at 2^28
- * (inner) 6.3-6.4% on unique keys, 1.2-1.4% at ~4 per key; Step 4.4
- * 3.7-6.2%. 1.5 or 2 times as far ahead did no better. */
+ * idea as lab 3's Step 3.7). Nothing past the last tile. It helps most with
+ * unique keys (lab 4 notebook, section 4.7). */
 static __device__ void join_prefetch_keys(const int32_t *a, int64_t a_count, const int32_t *b, int64_t b_count,
                                           const int64_t *partitions, int64_t tiles, int64_t t)
 {
