@@ -120,10 +120,17 @@ static int record_phase(const lab4_io *io, int phase, cudaStream_t stream)
  * *io->join_rows = the true row count, on success and on LAB4_ERR_JOIN_TOO_LARGE
  * alike (lab4.h). A join of more than io->join_capacity rows returns that error;
  * its expand kernels found the count too big on the device and wrote nothing.
- * The launch sizes: the search has one block per tile; the expand's kernels are
- * sized for the largest join that fits, join_capacity rows, and capped at the
- * blocks resident on the GPU (they loop): partitions for that many tiles must fit
- * in io->partition_capacity (checked first, like every launcher: lab4.h). */
+ * The grids, with most_expand_tiles = kit_div_up(join_capacity + a_count, NV)
+ * (the expand tiles of the largest join that fits):
+ *   - join_search_scan: one block of SEARCH_NT threads per search tile;
+ *   - join_partitions: lab4_partition_blocks(most_expand_tiles) blocks of
+ *     LAB4_PARTITION_NT threads, but no more than the GPU holds at once
+ *     (kit_resident_blocks of join_partitions): its threads loop;
+ *   - join_expand: most_expand_tiles blocks of NT threads, no more than its
+ *     resident blocks and at least 1 (it also writes the kept B rows): its
+ *     blocks loop over the tiles.
+ * The search's tiles + 1 boundaries and most_expand_tiles + 1 must fit in
+ * io->partition_capacity (checked first, like every launcher: lab4.h). */
 extern "C" int lab4_join(const lab4_io *io, cudaStream_t stream)
 {
     int64_t a_count = (int64_t)io->a_count, b_count = (int64_t)io->b_count;
@@ -136,6 +143,6 @@ extern "C" int lab4_join(const lab4_io *io, cudaStream_t stream)
                 return err;
         return 0;
     }
-    // TODO(Step 4.4): check the sizes (join_sizes_fit, and the partitions of an expand of join_capacity rows); the resident grids and join_prefetch_ahead (kit_resident_blocks: asked once per GPU); 1. join_search_prepare, join_search_scan, record_phase 0; 2. join_partitions, record_phase 1; 3. join_expand, record_phase 2; then join_finish (about 38 lines)
+    // TODO(Step 4.4): check the sizes (join_sizes_fit, and the partitions of an expand of join_capacity rows); the resident grids and join_prefetch_ahead (both kit_resident_blocks: asked on every call, queried once per GPU); 1. join_search_prepare, join_search_scan, record_phase 0; 2. join_partitions, record_phase 1; 3. join_expand, record_phase 2; then join_finish (about 38 lines)
     return KIT_TODO;
 }

@@ -160,11 +160,12 @@ static __device__ int64_t take_claim(join_shared_tile *record)
     return (int64_t)claim * CLAIM_NV;
 }
 
-/* The claims of a shared tile, from the one at item c (already taken) until
- * none is left (all threads call it; s holds the tile's scan and first
- * matches, published by a barrier): a claim's rows start where the search at
- * its first item says, stage_chunk and store_chunks do the rest, then
- * take_claim. */
+/* The claims of a shared tile, from the one at item c until none is left (all
+ * threads call it; s holds the tile's scan and first matches, published by a
+ * barrier). Claim c is already taken: the owner takes it with take_claim
+ * before the call, a helper in help_shared_tiles. A claim's rows start where
+ * the search at its first item says, stage_chunk and store_chunks do the
+ * rest, then take_claim. */
 static __device__ void expand_shared_chunks(const join_tile &tile, const join_tile_shared &s,
                                             join_shared_tile *record, int64_t c, int64_t a_rows_before,
                                             int64_t a_count, int32_t *obj_s, int32_t *__restrict__ out_a,
@@ -248,7 +249,8 @@ static __device__ void help_shared_tiles(join_tile_shared &s, unsigned int *shar
  *        stage_chunk;
  *      - a tile of more than SHARE_CHUNKS chunks: share_tile, store_chunks of
  *        claim 0 (its first CLAIM_NV items, from the chunk already staged),
- *        expand_shared_chunks;
+ *        then the owner's next claim, take_claim(record), and from it
+ *        expand_shared_chunks (which starts at a claim already taken);
  *   5. every block, its tile stored or refused: help_shared_tiles.
  * KEEP_B (whether the join keeps B rows without partner: right, outer) is a
  * template parameter, not an argument: the count is bound by its instructions,
@@ -265,7 +267,7 @@ join_fused_tiles(const int32_t *__restrict__ a, int64_t a_count, const int32_t *
                  int64_t *offsets, int32_t *first_b, int32_t *__restrict__ b_rows, int64_t *a_rows_total,
                  int64_t *rows, int32_t *__restrict__ out_a, int32_t *__restrict__ out_b)
 {
-    // TODO(Step 4.5): the five steps above: count and publish; stage the first chunk unless one_row_each; prefetch, look back and store the kept B items; if the A rows fit below capacity, store them with join_store_row: directly at s.offset[i] (one_row_each), each chunk with store_chunk, staging the next one after a barrier, or shared (share_tile, store_chunks of claim 0 up to CLAIM_NV items, expand_shared_chunks); then help_shared_tiles (about 24 lines)
+    // TODO(Step 4.5): the five steps above: count and publish; stage the first chunk unless one_row_each; prefetch, look back and store the kept B items; if the A rows fit below capacity, store them with join_store_row: directly at s.offset[i] (one_row_each), each chunk with store_chunk, staging the next one after a barrier, or shared (share_tile, store_chunks of claim 0 up to CLAIM_NV items, then expand_shared_chunks from take_claim(record)); then help_shared_tiles (about 24 lines)
     (void)a; (void)a_count; (void)b; (void)b_count; (void)partitions; (void)tiles;
     (void)keep_a; (void)capacity; (void)prefetch_ahead; (void)ticket; (void)status_a;
     (void)status_b;
@@ -291,7 +293,14 @@ __global__ void join_fused_b_rows(const int32_t *__restrict__ b_rows, int64_t a_
  * the row count (join_finish). The scratch it uses: io->partitions, ws.status
  * (with the shared tiles' records), ws.b_rows, ws.offsets and ws.first_b at the A
  * items of shared tiles, ws.offsets[a_count] for the rows with an A side, ws.rows
- * and ws.h_rows for the row count. */
+ * and ws.h_rows for the row count. The grids:
+ *   - join_fused_tiles: one block of SEARCH_NT threads per search tile, <1> for
+ *     right and outer joins, <0> for inner and left ones; its prefetch_ahead
+ *     from join_prefetch_ahead(join_fused_tiles<1>) (<0> fits as many blocks);
+ *   - join_fused_b_rows (only when the join keeps B rows and b_count > 0):
+ *     kit_div_up(b_count, SEARCH_NT) blocks of SEARCH_NT threads, no more than
+ *     the GPU holds at once (kit_resident_blocks of join_fused_b_rows): its
+ *     threads loop. */
 extern "C" int lab4_join_fused(const lab4_io *io, cudaStream_t stream)
 {
     int64_t a_count = (int64_t)io->a_count, b_count = (int64_t)io->b_count;
@@ -299,7 +308,7 @@ extern "C" int lab4_join_fused(const lab4_io *io, cudaStream_t stream)
     *io->join_rows = 0; /* until the row count is known */
     if (n == 0)
         return 0;
-    // TODO(Step 4.5): check the sizes (join_sizes_fit); the resident grid and join_prefetch_ahead (kit_resident_blocks: asked once per GPU); join_search_prepare; join_fused_tiles<KEEP_B> with KEEP_B = keep_b; join_fused_b_rows when the join keeps B rows; join_finish (about 30 lines)
+    // TODO(Step 4.5): check the sizes (join_sizes_fit); the resident grid and join_prefetch_ahead (both kit_resident_blocks: asked on every call, queried once per GPU); join_search_prepare; join_fused_tiles<KEEP_B> with KEEP_B = keep_b; join_fused_b_rows when the join keeps B rows; join_finish (about 30 lines)
     (void)a_count; (void)b_count; (void)stream;
     (void)join_fused_tiles<0>; (void)join_fused_tiles<1>; /* the kernels, so their helpers count as used */
     return KIT_TODO;
