@@ -16,7 +16,7 @@
 #define LAB4_NAIVE_NT 256 /* Step 4.0: one key per thread */
 #define LAB4_MERGE_NT 128
 #define LAB4_MERGE_VT 23
-#define LAB4_SEARCH_NT 256 /* 256, not 128: the join's first pass 8-10% faster (lecture 4) */
+#define LAB4_SEARCH_NT 256 /* the joins' count tile too; 256 beat 128 there (lab 4 notebook, 3.3) */
 #define LAB4_SEARCH_VT 11
 #define LAB4_LBS_NT 128
 #define LAB4_LBS_VT 7
@@ -41,10 +41,9 @@
  * LAB4_PARTITION_PROBES (probes in flight per round); from there to
  * LAB4_PARTITION_PROBES, one lane each; from LAB4_PARTITION_PROBES on, one lane
  * each in two levels (one boundary in LAB4_PARTITION_COARSE_EVERY searches its
- * whole diagonal, the others only between those). Measured on an H100 and an
- * H200 (lab4_partition_*.csv, lab4_lanes_*.csv, lecture 4): the bounds are where
- * the best shape changes on both GPUs, to within a few percent (on the H200 at
- * 2^24 keys, 8 lanes beat the 4 these bounds pick by 1.5%). */
+ * whole diagonal, the others only between those). The bounds are where the
+ * best shape changed in the sweeps, to within a few percent (lab 4 notebook,
+ * sections 1.2 and 1.3; lecture 4, Step 4.1 says why the shapes differ). */
 #define LAB4_PARTITION_PROBES 32768
 #define LAB4_PARTITION_COARSE_EVERY 16
 
@@ -54,10 +53,10 @@
  * on the GPU (0: no prefetch; join_prefetch_keys, lab4_join.cuh). */
 #define LAB4_PREFETCH_QUARTERS 4
 
-/* The fused join (Step 4.5) is built for LAB4_FUSED_BLOCKS_PER_SM blocks an SM
- * (Hopper), where 4 used to fit: the count waits on barriers and on the
- * look-back, and a fifth block's warps issue meanwhile (v5_join_fused.cu has the
- * two budgets this takes, registers and shared memory, and what it measured). */
+/* The fused join (Step 4.5) is built for LAB4_FUSED_BLOCKS_PER_SM blocks an SM:
+ * its count waits on barriers and on the look-back, and a fifth block's warps
+ * issue meanwhile (v5_join_fused.cu has the two budgets this takes, registers
+ * and shared memory). */
 #define LAB4_FUSED_BLOCKS_PER_SM 5
 /* A tile with more items (rows + A rows) than LAB4_FUSED_SHARE_CHUNKS chunks
  * shares them, LAB4_FUSED_CLAIM_CHUNKS chunks per claim (one atomicAdd each); a

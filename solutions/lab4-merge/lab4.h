@@ -157,12 +157,13 @@ int lab4_join_fused(const lab4_io *io, cudaStream_t stream);
 int lab4_cub_merge(const lab4_io *io, void *temp, size_t temp_bytes, cudaStream_t stream);
 /* Scratch bytes CUB needs for a merge of these sizes (pairs: with int32 values). */
 size_t lab4_cub_merge_temp_bytes(size_t a_count, size_t b_count, int pairs);
-/* The sorted search of step 4.2 as one pass over io's A and B (v2; the join runs
- * the same search twice inside its own tile kernel). upper = 0 (A first on ties):
- * a_bound[i] = lower bound of a[i] in B, b_bound[j] = upper bound of b[j] in A, and the match flags; upper = 1 (B
- * first): a_bound[i] = upper bound of a[i] in B, b_bound[j] = lower bound of b[j]
- * in A, no flags. a_bound must be given; b_bound, a_match and b_match may be NULL
- * (not written), and the flags must be NULL when upper = 1. Uses io->partitions
+/* The sorted search of step 4.2 as one pass over io's A and B (v2; the joins run
+ * the same search, once and A first, inside their own tile kernel: lab4_join.cuh).
+ * upper = 0 (A first on ties): a_bound[i] = lower bound of a[i] in B, b_bound[j]
+ * = upper bound of b[j] in A, and the match flags; upper = 1 (B first):
+ * a_bound[i] = upper bound of a[i] in B, b_bound[j] = lower bound of b[j] in A,
+ * no flags. a_bound must be given; b_bound, a_match and b_match may be NULL (not
+ * written), and the flags must be NULL when upper = 1. Uses io->partitions
  * (checked against io->partition_capacity). */
 int lab4_sorted_search_pass(const lab4_io *io, int upper, int32_t *a_bound, int32_t *b_bound,
                             uint8_t *a_match, uint8_t *b_match, cudaStream_t stream);

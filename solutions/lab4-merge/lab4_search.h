@@ -157,11 +157,10 @@ KIT_HD int64_t lab4_merge_path_search(const int32_t *a, int64_t a_count, const i
 /* The Merge Path search inside a tile: the same answer as lab4_merge_path_search,
  * in int. A tile's indices all fit in an int, and the 64-bit index arithmetic of
  * the search above costs in every step (two or more instructions for each add,
- * halving, compare and select, two instead of one for each address): in the
- * joins' count tile (lab4_join.cuh) this search and the gallops were 24% of the
- * fused join's instructions for unique keys (H200, ncu). With this search and
- * lab4_tile_upper_bound_from the joins ran 2-9% faster on the H100 and the H200
- * (plots/data/lab4_join_tile32*.csv, lecture 4). */
+ * halving, compare and select, two instead of one for each address). The
+ * joins' count tile (lab4_join.cuh) is bound by its instructions, so it
+ * searches with this one and lab4_tile_upper_bound_from (what that gained: lab
+ * 4 notebook, section 4.3). */
 KIT_HD int lab4_tile_merge_path_search(const int32_t *a, int a_count, const int32_t *b, int b_count, int diag,
                                        int b_first)
 {
