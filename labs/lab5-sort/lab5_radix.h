@@ -1,9 +1,9 @@
 /* lab5_radix.h: the host/device logic of lab5 that needs no GPU to test: the
- * order-preserving bit transforms of the key types, digit extraction, how n keys
- * split into tiles, which buffer each pass writes, the onesweep status words and
- * pass plan, and the Merge Path search and tile ranges of the merge sort. The
- * kernels and the CPU suite (tests/cpu/test_lab5_radix.c, compiled as C) include
- * the same code. */
+ * order-preserving bit transforms of the key types, digit extraction, which
+ * buffer each pass writes, the onesweep status words and pass plan, and the
+ * Merge Path search and tile ranges of the merge sort (how n keys split into
+ * tiles, kit_div_up and kit_tile_items, is in kit_hd.h). The kernels and the CPU
+ * suite (tests/cpu/test_lab5_radix.c, compiled as C) include the same code. */
 #ifndef LAB5_RADIX_H
 #define LAB5_RADIX_H
 
@@ -69,8 +69,6 @@ KIT_HD uint32_t lab5_digit(uint32_t word, int pass, int bits)
 }
 
 KIT_HD int lab5_pass_count(int bits) { return (32 + bits - 1) / bits; }
-
-/* ---- tiles ------------------------------------------------------------------------ */
 
 /* ---- ping-pong buffers -------------------------------------------------------------
  * A sort that writes `writes` times (once per pass) reads the input first and

@@ -1,46 +1,32 @@
 /* Step 5.3: Onesweep (Adinets and Merrill): one read and one write per key per pass.
  *
- * Step 5.2 reads every key twice per pass: once to count the tile's digits, once
- * to scatter them, with a scan of the (digit x tile) counts in between: ~3n
- * traffic and three launches per pass. Onesweep removes the counting read:
- *   1. one kernel up front reads the keys once and counts the digits of all four
- *      passes at the same time (4 x 256 counters per block in shared memory); its
- *      last block scans them (where each digit starts in the output of each
- *      pass), decides which passes can be skipped (a digit that every key shares)
- *      and resets the tickets. It also zeroes the status words of the passes;
- *   2. one kernel per pass: a tile takes its id from a ticket, loads and counts
- *      its keys, publishes its 256 digit counts at once (flag A), ranks its keys,
- *      and then learns, for each digit, how many keys of that digit all earlier
- *      tiles hold by decoupled look-back over 256 status words per tile (thread t
- *      walks back over digit t, 4 tiles at a time for keys, until a P); it
- *      publishes the inclusive counts (P) and scatters. The keys never go back
- *      to memory between count and scatter.
- * Each status word packs a 2-bit flag over a 30-bit count (lab5_radix.h): one
- * 32-bit store publishes both, one 32-bit load reads both, so no fence is needed;
- * loads and stores are .relaxed at GPU scope (they go to L2 and the spin loop
- * really re-reads). The look-back of a tile waits only for tiles with smaller
- * tickets, which belong to blocks that are already running.
- *
- * Tuned for throughput: 8-bit digits (4 passes), big tiles (384 threads x 24 keys,
- * 22 with values, two per SM; with values one of 640 x 24 per SM where the DRAM is
- * slow for the SMs: pass_shape), keys in registers, ranking by warp votes with per-warp
- * counters (lab5_rank.cuh), counts published before the ranking so successors
- * rarely wait, persistent blocks (as many as fit, each taking tiles from the
- * ticket until none is left: a skipped pass costs one tiny launch), keys written
- * through shared memory so a warp's stores are runs of one digit. With values:
- * ranks kept in shared memory, keys written first (as CUB does), the values
- * loaded meanwhile (CUB loads them after the keys: 2% faster on an H100, 3%
- * slower on an H200, lecture 5) and put in the keys' shared memory (registers
- * never hold keys and values at once). Shared memory is asked for what 2 blocks need and
- * no more: the rest of the SM's 256 KB stays L1, where the loads in flight land.
- * What is left: ~2n traffic per pass plus one read for the histograms; the
- * ranking and the look-back are serial phases of a tile that other blocks on
- * the SM have to cover.
- * Measured against CUB's SortKeys / SortPairs in the same runs (u32, uniform,
- * plots/data/goals_h100.csv, goals_h200.csv; 2^24 / 2^28):
- *   keys:  1.20x / 1.19x on an H100, 1.24x / 1.21x on an H200;
- *   pairs: 0.99x / 1.04x on an H100 (one tile per SM; two gave 1.01x / 0.92x),
- *          1.05x / 1.00x on an H200 (two tiles per SM; one gives 0.97x / 0.94x). */
+ * Step 5.2 reads every key twice per pass (count, then scatter) with a scan of
+ * the (digit x tile) counts in between: ~3n traffic and three launches per pass.
+ * Onesweep drops the counting read:
+ *   1. onesweep_histogram reads the keys once and counts the digits of all four
+ *      passes (4 x 256 counters per block in shared memory); its last block scans
+ *      them (where each digit starts in each pass's output), plans which passes
+ *      to skip (a digit that every key shares) and resets the tickets. Every
+ *      block also zeroes its share of the status words of the four passes;
+ *   2. onesweep_pass, once per pass: a tile takes its id from a ticket, loads and
+ *      counts its keys, publishes its 256 digit counts (flag A) before it ranks
+ *      them (lab5_rank.cuh), then learns how many keys of each digit all earlier
+ *      tiles hold by decoupled look-back (lab 3's, once per digit: thread d walks
+ *      back over digit d's status words until a P), publishes P and scatters.
+ *      The keys stay on chip between count and scatter.
+ * A status word packs a 2-bit flag over a 30-bit count (lab5_radix.h): one
+ * relaxed 32-bit store at GPU scope publishes both, one load reads both, so no
+ * fence is needed. A tile waits only for tiles with smaller tickets, whose
+ * blocks are already running.
+ * What makes it fast: 8-bit digits, big tiles held in registers (pass_shape),
+ * persistent blocks, stores through shared memory in runs of one digit, with
+ * values the keys written first and each value then put where its key went in
+ * the same shared memory, and only the shared memory the blocks need (the rest
+ * of the SM stays L1, where loads in flight land).
+ * Still slow: ~2n per pass plus one read up front; the ranking and the look-back
+ * are serial phases of a tile that the SM's other block covers only in part.
+ * Expect: about 1.2x Step 5.2 and 1.2x CUB for keys, level with CUB with values
+ * (lecture 5, Step 5.3's table; how it got there: the notebook, section 3). */
 #include "kit_cuda.cuh"
 #include "lab5_rank.cuh"
 
@@ -152,8 +138,8 @@ onesweep_pass(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys
  * percentage of the SM's shared memory that BLOCKS blocks need (dynamic + static +
  * the 1 KB reserved per block), rounded up by the driver to a carveout it has.
  * Shared memory is carved out of the SM's L1, whose lines also receive the loads
- * in flight: the rest of the SM's 256 KB of L1 + shared memory stays L1 (against
- * the largest carveout: lab5_tune_*.csv). */
+ * in flight: the rest of the SM's 256 KB of L1 + shared memory stays L1 (the
+ * notebook, section 3.4, compares it with the largest carveout). */
 template <int BLOCKS>
 static int fit_carveout_then_count(int device, const void *kernel, int threads, size_t smem, int *blocks)
 {
