@@ -83,7 +83,7 @@ template <lab5_type T>
 static __global__ void __launch_bounds__(HIST_NT) onesweep_histogram(const uint32_t *__restrict__ keys, size_t n,
                                                              uint32_t *ctl, size_t status_words)
 {
-    // TODO(Step 5.3): zero the block's 4 x 256 counters and its share of the status words; count (full warp tiles with count_quad, then single keys); add the counters to SUMS; the last block (threadFenceReduction ticket) scans SUMS into OFFSETS (lab5_digit_scan), sets PLAN (lab5_plan of the passes where a count equals n), zeroes SUMS and the tickets (about 55 lines)
+    // TODO(Step 5.3): zero the block's 4 x 256 counters and its share of the status words; count (full warp tiles with count_quad, then single keys); add the counters to SUMS; the last block (threadFenceReduction ticket) scans SUMS into OFFSETS (lab5_digit_scan, with a barrier between two calls: they share scan_warps), sets PLAN (lab5_plan of the passes where a count equals n), zeroes SUMS and the tickets (about 55 lines)
 }
 
 /* ---- one digit pass ----------------------------------------------------------------------- */
@@ -111,14 +111,16 @@ struct pass_shape {
 };
 
 /* Thread t < 256, tile > 0: the number of keys of digit t in all tiles before
- * `tile`, by walking back over their status words until an inclusive count (P),
- * W tiles at a time: the W words of a window are all loaded before the first is
- * looked at; the nearest tile comes first, and a tile that still shows X is read
- * again until it has published. */
+ * `tile`. `status` points at this pass's first status word (lab5_radix.h): the
+ * word of tile j and digit t is status[j * LAB5_DIGITS + t], so one digit's
+ * words are LAB5_DIGITS apart. Walk back until an inclusive count (P), W tiles
+ * at a time: the W words of a window are all loaded (kit_load_relaxed) before
+ * the first is looked at; the nearest tile comes first, and a word that still
+ * shows X is read again until its tile has published. */
 template <int W>
 static __device__ __forceinline__ uint32_t look_back(const uint32_t *status, uint32_t tile)
 {
-    // TODO(Step 5.3): windows of tiles end - 1 down to end - W: load the W words (none below tile 0), then nearest first: spin while X, add the count, stop at a P; next window (about 16 lines)
+    // TODO(Step 5.3): windows of tiles end - 1 down to end - W: load the W words (tile j's: status[j * LAB5_DIGITS + threadIdx.x]; none below tile 0), then nearest first: spin while X, add the count, stop at a P; next window (about 16 lines)
     (void)status; (void)tile;
     return 0;
 }
@@ -128,7 +130,7 @@ static __global__ void __launch_bounds__(S::NT, S::BLOCKS)
 onesweep_pass(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys_out, uint32_t *values_out,
               uint32_t *keys_alt, uint32_t *values_alt, size_t n, int pass, uint32_t *ctl)
 {
-    // TODO(Step 5.3): skip a pass the PLAN leaves out; pick source and destination (lab5_live_before, lab5_write_to_output); loop: ticket; load; warp histograms; publish A (P for tile 0); digit scan; rank; look back, publish P, set base; barrier; lab5_scatter_tile (about 62 lines)
+    // TODO(Step 5.3): skip a pass the PLAN leaves out; pick source and destination (lab5_live_before, lab5_write_to_output); loop: ticket; load; warp histograms; publish A (P for tile 0); digit scan; rank; look back, publish P, set base; barrier; lab5_scatter_tile. This pass's status words start at ctl + LAB5_OS_STATUS + pass * tiles * LAB5_DIGITS, tiles = kit_div_up(n, S::NV) (about 62 lines)
 }
 
 /* ---- the launcher ----------------------------------------------------------------------------- */

@@ -86,7 +86,12 @@ KIT_HD int lab5_write_to_output(int j, int writes) { return (writes - 1 - j) % 2
  *   OFFSETS  [4][256] exclusive scan of each row: where each digit's keys start
  *   TICKETS  the histogram kernel's ticket, then one tile ticket per pass
  *   PLAN     bit p set: pass p must run (see lab5_plan)
- * then, from STATUS on, one status word per (pass, tile, digit). */
+ * then, from STATUS on, one status word per (pass, tile, digit), nested
+ * [pass][tile][digit] with the digit fastest: the word of pass p, tile t, digit
+ * d is at STATUS + (p * tiles + t) * 256 + d, where tiles = kit_div_up(n, NV) is
+ * the tile count of the pass kernel that runs (NV its tile: keys, pairs and the
+ * one-tile shape differ). The workspace holds lab5_onesweep_words(tiles) for the
+ * smallest tile (LAB5_ONESWEEP_MIN_NV: the most tiles). */
 enum {
     LAB5_OS_BITS = 8,
     LAB5_OS_DIGITS = 1 << LAB5_OS_BITS,

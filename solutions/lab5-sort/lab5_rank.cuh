@@ -94,7 +94,10 @@ static __device__ __forceinline__ uint32_t lab5_warp_prefix(lab5_rank_storage<NT
 
 /* Exclusive scan of one count per digit (thread t < 256 holds digit t's; the
  * others pass 0): where each digit's keys start in the sorted tile. Every thread
- * of the block must call it (one barrier); warp_totals: 8 shared words. */
+ * of the block must call it (one barrier); warp_totals: 8 shared words. It reads
+ * warp_totals after its barrier and does not wait at its end: before a second
+ * call with the same 8 words there must be a barrier, or a warp that runs ahead
+ * overwrites totals another warp is still reading. */
 static __device__ __forceinline__ uint32_t lab5_digit_scan(uint32_t count, uint32_t *warp_totals)
 {
     const unsigned lane = lab5_lane(), warp = threadIdx.x / 32;
