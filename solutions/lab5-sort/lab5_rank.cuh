@@ -43,7 +43,9 @@ static __device__ __forceinline__ int lab5_striped_index(int u)
 /* Load the tile of count words (keys, or values) that starts at `offset`,
  * warp-striped. Items past the end get `pad`, and are never stored: for keys,
  * the key whose ordered word is all ones (digit 255 in every pass, ranked after
- * every real key, lab5_pad_key). */
+ * every real key, lab5_pad_key). The pads of the last tile do count in that
+ * tile's digit 255 (its warp histograms, its count or status word): the last
+ * digit of the last tile, so no real key's position depends on it. */
 template <int NT, int VT>
 static __device__ __forceinline__ void lab5_load_striped(const uint32_t *src, size_t offset, int count, uint32_t pad,
                                                          uint32_t (&w)[VT])
