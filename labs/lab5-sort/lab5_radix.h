@@ -1,9 +1,9 @@
 /* lab5_radix.h: the host/device logic of lab5 that needs no GPU to test: the
- * order-preserving bit transforms of the key types, digit extraction, how n keys
- * split into tiles, which buffer each pass writes, the onesweep status words and
- * pass plan, and the Merge Path search and tile ranges of the merge sort. The
- * kernels and the CPU suite (tests/cpu/test_lab5_radix.c, compiled as C) include
- * the same code. */
+ * order-preserving bit transforms of the key types, digit extraction, which
+ * buffer each pass writes, the onesweep status words and pass plan, and the
+ * Merge Path search and tile ranges of the merge sort (how n keys split into
+ * tiles, kit_div_up and kit_tile_items, is in kit_hd.h). The kernels and the CPU
+ * suite (tests/cpu/test_lab5_radix.c, compiled as C) include the same code. */
 #ifndef LAB5_RADIX_H
 #define LAB5_RADIX_H
 
@@ -70,8 +70,6 @@ KIT_HD uint32_t lab5_digit(uint32_t word, int pass, int bits)
 
 KIT_HD int lab5_pass_count(int bits) { return (32 + bits - 1) / bits; }
 
-/* ---- tiles ------------------------------------------------------------------------ */
-
 /* ---- ping-pong buffers -------------------------------------------------------------
  * A sort that writes `writes` times (once per pass) reads the input first and
  * alternates between the output and a scratch buffer, never writing the input.
@@ -88,7 +86,12 @@ KIT_HD int lab5_write_to_output(int j, int writes) { return (writes - 1 - j) % 2
  *   OFFSETS  [4][256] exclusive scan of each row: where each digit's keys start
  *   TICKETS  the histogram kernel's ticket, then one tile ticket per pass
  *   PLAN     bit p set: pass p must run (see lab5_plan)
- * then, from STATUS on, one status word per (pass, tile, digit). */
+ * then, from STATUS on, one status word per (pass, tile, digit), nested
+ * [pass][tile][digit] with the digit fastest: the word of pass p, tile t, digit
+ * d is at STATUS + (p * tiles + t) * 256 + d, where tiles = kit_div_up(n, NV) is
+ * the tile count of the pass kernel that runs (NV its tile: keys, pairs and the
+ * one-tile shape differ). The workspace holds lab5_onesweep_words(tiles) for the
+ * smallest tile (LAB5_ONESWEEP_MIN_NV: the most tiles). */
 enum {
     LAB5_OS_BITS = 8,
     LAB5_OS_DIGITS = 1 << LAB5_OS_BITS,

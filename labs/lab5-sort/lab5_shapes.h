@@ -46,13 +46,12 @@
 /* 16-byte loads in flight per thread in onesweep's histogram kernel. */
 #define LAB5_ONESWEEP_HIST_LOADS 4
 
-/* How many predecessors a digit thread reads at once in the look-back
- * (lab5_tune_*.csv). The words of a window are loaded together, so passing
- * k tiles costs about k / W round trips to L2 instead of k: keys-only sorts of
- * 2^28 keys run 8-9% faster with W = 4 on both GPUs. With values the same window
- * makes 2^28 pairs 4-7% slower (the passes' DRAM throughput drops from 61% to
- * 56% of the peak for the same bytes, H100 ncu; there a 1 us pause after the
- * look-back even makes pairs faster: lecture 5), so pairs keep W = 1. */
+/* How many predecessors a digit thread reads at once in onesweep's look-back.
+ * The words of a window are loaded together, so passing k tiles costs about
+ * k / W round trips to L2 instead of k: keys use W = 4. With values the same
+ * window made the sort slower (the passes got less out of the DRAM for the same
+ * bytes), so pairs keep W = 1. The measurements: the notebook, sections
+ * 3.6-3.7. */
 #ifndef LAB5_LOOKBACK_WINDOW
 #define LAB5_LOOKBACK_WINDOW 4
 #endif
@@ -63,9 +62,10 @@
 /* Onesweep's tiles per SM with values, chosen per GPU (lab5_onesweep_tiles_per_sm):
  * 1 where its DRAM is slow for its SMs (under LAB5_SOLO_GBS_PER_SM of peak
  * bandwidth per SM) and one 640 x 24 tile fits a block's shared memory, 2
- * otherwise. Measured (2026-11-24, lab5_tune_*.csv): with one tile per SM an H100
- * (25 GB/s per SM) takes 12% less time for 2^28 pairs, an H200 (36 GB/s per SM) 7%
- * more. */
+ * otherwise. Fewer tiles at a time make fewer streams of scattered writes, each
+ * in longer runs per digit. The threshold lies between a GPU that gained from
+ * one tile per SM and one that lost (the notebook, section 3.10): on another
+ * GPU, time both shapes (--tiles-per-sm 1 and 2) before trusting it. */
 #define LAB5_SOLO_GBS_PER_SM 30.0
 
 #endif

@@ -1,46 +1,32 @@
 /* Step 5.3: Onesweep (Adinets and Merrill): one read and one write per key per pass.
  *
- * Step 5.2 reads every key twice per pass: once to count the tile's digits, once
- * to scatter them, with a scan of the (digit x tile) counts in between: ~3n
- * traffic and three launches per pass. Onesweep removes the counting read:
- *   1. one kernel up front reads the keys once and counts the digits of all four
- *      passes at the same time (4 x 256 counters per block in shared memory); its
- *      last block scans them (where each digit starts in the output of each
- *      pass), decides which passes can be skipped (a digit that every key shares)
- *      and resets the tickets. It also zeroes the status words of the passes;
- *   2. one kernel per pass: a tile takes its id from a ticket, loads and counts
- *      its keys, publishes its 256 digit counts at once (flag A), ranks its keys,
- *      and then learns, for each digit, how many keys of that digit all earlier
- *      tiles hold by decoupled look-back over 256 status words per tile (thread t
- *      walks back over digit t, 4 tiles at a time for keys, until a P); it
- *      publishes the inclusive counts (P) and scatters. The keys never go back
- *      to memory between count and scatter.
- * Each status word packs a 2-bit flag over a 30-bit count (lab5_radix.h): one
- * 32-bit store publishes both, one 32-bit load reads both, so no fence is needed;
- * loads and stores are .relaxed at GPU scope (they go to L2 and the spin loop
- * really re-reads). The look-back of a tile waits only for tiles with smaller
- * tickets, which belong to blocks that are already running.
- *
- * Tuned for throughput: 8-bit digits (4 passes), big tiles (384 threads x 24 keys,
- * 22 with values, two per SM; with values one of 640 x 24 per SM where the DRAM is
- * slow for the SMs: pass_shape), keys in registers, ranking by warp votes with per-warp
- * counters (lab5_rank.cuh), counts published before the ranking so successors
- * rarely wait, persistent blocks (as many as fit, each taking tiles from the
- * ticket until none is left: a skipped pass costs one tiny launch), keys written
- * through shared memory so a warp's stores are runs of one digit. With values:
- * ranks kept in shared memory, keys written first (as CUB does), the values
- * loaded meanwhile (CUB loads them after the keys: 2% faster on an H100, 3%
- * slower on an H200, lecture 5) and put in the keys' shared memory (registers
- * never hold keys and values at once). Shared memory is asked for what 2 blocks need and
- * no more: the rest of the SM's 256 KB stays L1, where the loads in flight land.
- * What is left: ~2n traffic per pass plus one read for the histograms; the
- * ranking and the look-back are serial phases of a tile that other blocks on
- * the SM have to cover.
- * Measured against CUB's SortKeys / SortPairs in the same runs (u32, uniform,
- * plots/data/goals_h100.csv, goals_h200.csv; 2^24 / 2^28):
- *   keys:  1.20x / 1.19x on an H100, 1.24x / 1.21x on an H200;
- *   pairs: 0.99x / 1.04x on an H100 (one tile per SM; two gave 1.01x / 0.92x),
- *          1.05x / 1.00x on an H200 (two tiles per SM; one gives 0.97x / 0.94x). */
+ * Step 5.2 reads every key twice per pass (count, then scatter) with a scan of
+ * the (digit x tile) counts in between: ~3n traffic and three launches per pass.
+ * Onesweep drops the counting read:
+ *   1. onesweep_histogram reads the keys once and counts the digits of all four
+ *      passes (4 x 256 counters per block in shared memory); its last block scans
+ *      them (where each digit starts in each pass's output), plans which passes
+ *      to skip (a digit that every key shares) and resets the tickets. Every
+ *      block also zeroes its share of the status words of the four passes;
+ *   2. onesweep_pass, once per pass: a tile takes its id from a ticket, loads and
+ *      counts its keys, publishes its 256 digit counts (flag A) before it ranks
+ *      them (lab5_rank.cuh), then learns how many keys of each digit all earlier
+ *      tiles hold by decoupled look-back (lab 3's, once per digit: thread d walks
+ *      back over digit d's status words until a P), publishes P and scatters.
+ *      The keys stay on chip between count and scatter.
+ * A status word packs a 2-bit flag over a 30-bit count (lab5_radix.h): one
+ * relaxed 32-bit store at GPU scope publishes both, one load reads both, so no
+ * fence is needed. A tile waits only for tiles with smaller tickets, whose
+ * blocks are already running.
+ * What makes it fast: 8-bit digits, big tiles held in registers (pass_shape),
+ * persistent blocks, stores through shared memory in runs of one digit, with
+ * values the keys written first and each value then put where its key went in
+ * the same shared memory, and only the shared memory the blocks need (the rest
+ * of the SM stays L1, where loads in flight land).
+ * Still slow: ~2n per pass plus one read up front; the ranking and the look-back
+ * are serial phases of a tile that the SM's other block covers only in part.
+ * Expect: about 1.2x Step 5.2 and 1.2x CUB for keys, level with CUB with values
+ * (lecture 5, Step 5.3's table; how it got there: the notebook, section 3). */
 #include "kit_cuda.cuh"
 #include "lab5_rank.cuh"
 
@@ -97,7 +83,7 @@ template <lab5_type T>
 static __global__ void __launch_bounds__(HIST_NT) onesweep_histogram(const uint32_t *__restrict__ keys, size_t n,
                                                              uint32_t *ctl, size_t status_words)
 {
-    // TODO(Step 5.3): zero the block's 4 x 256 counters and its share of the status words; count (full warp tiles with count_quad, then single keys); add the counters to SUMS; the last block (threadFenceReduction ticket) scans SUMS into OFFSETS (lab5_digit_scan), sets PLAN (lab5_plan of the passes where a count equals n), zeroes SUMS and the tickets (about 55 lines)
+    // TODO(Step 5.3): zero the block's 4 x 256 counters and its share of the status words; count (full warp tiles with count_quad, then single keys); add the counters to SUMS; the last block (threadFenceReduction ticket) scans SUMS into OFFSETS (lab5_digit_scan, with a barrier between two calls: they share scan_warps), sets PLAN (lab5_plan of the passes where a count equals n), zeroes SUMS and the tickets (about 55 lines)
 }
 
 /* ---- one digit pass ----------------------------------------------------------------------- */
@@ -125,14 +111,16 @@ struct pass_shape {
 };
 
 /* Thread t < 256, tile > 0: the number of keys of digit t in all tiles before
- * `tile`, by walking back over their status words until an inclusive count (P),
- * W tiles at a time: the W words of a window are all loaded before the first is
- * looked at; the nearest tile comes first, and a tile that still shows X is read
- * again until it has published. */
+ * `tile`. `status` points at this pass's first status word (lab5_radix.h): the
+ * word of tile j and digit t is status[j * LAB5_DIGITS + t], so one digit's
+ * words are LAB5_DIGITS apart. Walk back until an inclusive count (P), W tiles
+ * at a time: the W words of a window are all loaded (kit_load_relaxed) before
+ * the first is looked at; the nearest tile comes first, and a word that still
+ * shows X is read again until its tile has published. */
 template <int W>
 static __device__ __forceinline__ uint32_t look_back(const uint32_t *status, uint32_t tile)
 {
-    // TODO(Step 5.3): windows of tiles end - 1 down to end - W: load the W words (none below tile 0), then nearest first: spin while X, add the count, stop at a P; next window (about 16 lines)
+    // TODO(Step 5.3): windows of tiles end - 1 down to end - W: load the W words (tile j's: status[j * LAB5_DIGITS + threadIdx.x]; none below tile 0), then nearest first: spin while X, add the count, stop at a P; next window (about 16 lines)
     (void)status; (void)tile;
     return 0;
 }
@@ -142,7 +130,7 @@ static __global__ void __launch_bounds__(S::NT, S::BLOCKS)
 onesweep_pass(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys_out, uint32_t *values_out,
               uint32_t *keys_alt, uint32_t *values_alt, size_t n, int pass, uint32_t *ctl)
 {
-    // TODO(Step 5.3): skip a pass the PLAN leaves out; pick source and destination (lab5_live_before, lab5_write_to_output); loop: ticket; load; warp histograms; publish A (P for tile 0); digit scan; rank; look back, publish P, set base; barrier; lab5_scatter_tile (about 62 lines)
+    // TODO(Step 5.3): skip a pass the PLAN leaves out; pick source and destination (lab5_live_before, lab5_write_to_output); loop: ticket; load; warp histograms; publish A (P for tile 0); digit scan; rank; look back, publish P, set base; barrier; lab5_scatter_tile. This pass's status words start at ctl + LAB5_OS_STATUS + pass * tiles * LAB5_DIGITS, tiles = kit_div_up(n, S::NV) (about 62 lines)
 }
 
 /* ---- the launcher ----------------------------------------------------------------------------- */
@@ -152,8 +140,8 @@ onesweep_pass(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys
  * percentage of the SM's shared memory that BLOCKS blocks need (dynamic + static +
  * the 1 KB reserved per block), rounded up by the driver to a carveout it has.
  * Shared memory is carved out of the SM's L1, whose lines also receive the loads
- * in flight: the rest of the SM's 256 KB of L1 + shared memory stays L1 (against
- * the largest carveout: lab5_tune_*.csv). */
+ * in flight: the rest of the SM's 256 KB of L1 + shared memory stays L1 (the
+ * notebook, section 3.4, compares it with the largest carveout). */
 template <int BLOCKS>
 static int fit_carveout_then_count(int device, const void *kernel, int threads, size_t smem, int *blocks)
 {
