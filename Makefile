@@ -208,8 +208,8 @@ $(GRADE_BUILD)/contain $(GRADE_BUILD)/race: $(GRADE_BUILD)/%: tools/grade/%.c
 	$(CC) -std=c11 -O2 -Wall -Wextra -o $@ $<
 
 # $(1) = N, $(2) = the lab's folder: the judge, the reference's speed driver, the
-# worker's own objects; with GRADE_WORK=DIR (tools/grade-submission.sh) also the
-# worker and the speed driver of the submission in DIR/lab.
+# worker's own objects; for lab $(LAB) with GRADE_WORK=DIR (tools/grade-submission.sh)
+# also the worker and the speed driver of the submission in DIR/lab.
 define GRADE_RULES
 $(GRADE_BUILD)/judge_lab$(1).c.o $(GRADE_BUILD)/worker_lab$(1).c.o: $(GRADE_BUILD)/%_lab$(1).c.o: tools/grade/%.c tools/grade/lab$(1).calls tools/grade/replay.h
 	@mkdir -p $$(dir $$@)
@@ -218,7 +218,7 @@ $(GRADE_BUILD)/judge_lab$(1): $(BUILD)/tests/gpu/test_lab$(1).c.o $(call kept_ob
 	$(NVCC) -arch=$(ARCH) -o $$@ $$^ -lcriterion $(call linker_wraps,$(GRADE_RUNTIME_CALLS)) $(call lab_ldlibs,$(1))
 $(GRADE_BUILD)/speed_lab$(1): $(call lab_obj,solutions,$(2)) $(COMMON_OBJ) $(GRADE_BUILD)/speed_probe.c.o
 	$(NVCC) -arch=$(ARCH) -o $$@ $$^ $(GRADE_PROBE_LINK) $(call lab_ldlibs,$(1))
-ifneq ($(GRADE_WORK),)
+ifneq ($(and $(GRADE_WORK),$(filter $(LAB),$(1))),)
 $(GRADE_WORK)/worker: $(GRADE_BUILD)/worker/test_lab$(1).c.o $(call kept_obj,$(2)) $(call handin_obj,$(2)) $(COMMON_OBJ) $(GRADE_BUILD)/worker_lab$(1).c.o $(GRADE_WORKER_OBJ)
 	$(NVCC) -arch=$(ARCH) -o $$@ $$^ $(call linker_wraps,$(GRADE_RUNTIME_CALLS) $(call grade_calls,$(1))) $(call lab_ldlibs,$(1))
 $(GRADE_WORK)/speed: $(BUILD)/solutions/$(2)/main.c.o $(call kept_obj,$(2)) $(call handin_obj,$(2)) $(COMMON_OBJ) $(GRADE_BUILD)/speed_probe.c.o
@@ -294,7 +294,10 @@ $(BUILD)/tests/kit_tests: $(TEST_OBJ) $(SOLUTION_LIBS) $(COMMON_OBJ)
 # which steps are still TODO instead of printing a wall of failures.
 TEST_TIMEOUT ?= 1500
 TEST_TAP := $(BUILD)/tests/kit_tests.tap
-test: all $(BUILD)/tests/kit_tests
+# The grader's CPU tests use its tools; in the instructor's tree they also read every
+# lab's judge (tests/cpu/test_grade.c).
+GRADE_TEST_DEPS := $(GRADE_TOOLS) $(if $(filter solutions,$(SOURCE_TREE)),$(BUILD_NUMS:%=$(GRADE_BUILD)/judge_lab%))
+test: all $(BUILD)/tests/kit_tests $(GRADE_TEST_DEPS)
 ifeq ($(SOURCE_TREE),solutions)
 	@$(if $(HAVE_GPU),true,echo "no GPU visible (nvidia-smi): the GPU suites will be skipped; TEST_ARGS=--verbose shows each test's reason")
 	@timeout $(TEST_TIMEOUT) $(BUILD)/tests/kit_tests -j1 --short-filename --tap=$(TEST_TAP) $(TEST_ARGS); \
@@ -306,8 +309,16 @@ else
 endif
 	@$(SITE_TEST_RUN)
 
-# The grade targets check LAB themselves (missing, or not a lab: one line, exit 2).
+# The grade targets need LAB: missing, or not a lab, is one line and exit status 2.
 GIVEN_LAB := $(LAB)
+GRADE_GOAL := $(firstword $(filter grade grade-submission,$(MAKECMDGOALS)))
+ifneq ($(GRADE_GOAL),)
+ifeq ($(GIVEN_LAB),)
+$(error make $(GRADE_GOAL): say which lab: make $(GRADE_GOAL) LAB=N (N = $(LAB_NUMS)))
+else ifeq ($(filter $(GIVEN_LAB),$(LAB_NUMS)),)
+$(error make $(GRADE_GOAL): LAB=$(GIVEN_LAB) is not a lab of this kit (labs: $(LAB_NUMS)))
+endif
+endif
 LAB ?= 0
 GRADE_FORMAT ?= score
 # make grade LAB=N: the self-check. Lab N's grading selection of its GPU suite on

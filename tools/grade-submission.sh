@@ -61,9 +61,7 @@ main() {
     } >"$stage/meta"
 
     if [[ -z $(grade_gpus) ]]; then
-        local why
-        why=$(nvidia-smi -L 2>&1 | head -1)
-        echo "not_graded=no GPU on this machine (${why:-nvidia-smi not found}): lab $lab needs a GPU to be graded" >>"$stage/meta"
+        echo "not_graded=$(grade_no_gpu): lab $lab needs a GPU to be graded" >>"$stage/meta"
         publish 2
     fi
 

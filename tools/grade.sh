@@ -43,8 +43,7 @@ show() { # the report FORMAT asks for
 }
 
 if [[ -z $(grade_gpus) ]]; then
-    why=$(nvidia-smi -L 2>&1 | head -1)
-    echo "not_graded=no GPU on this machine (${why:-nvidia-smi not found}): lab $lab needs a GPU to be graded" >>"$out/meta"
+    echo "not_graded=$(grade_no_gpu): lab $lab needs a GPU to be graded" >>"$out/meta"
     grade_report "$out" "$table" /dev/null /dev/null "$out/meta" >/dev/null
     show
     exit 2

@@ -72,6 +72,10 @@ function score_step(s,    v, i, n) {
     if ((("ref", s) in broken) || !count["ref", s]) {
         score[s] = "n/a"
         reason[s] = "the reference " (("ref", s) in broken ? "did not run cleanly (" broken["ref", s] ")" : "was not timed")
+        if (broken["ref", s] ~ /^NEEDS_[0-9]+_GPUS$/) {
+            split(broken["ref", s], need, "_")
+            reason[s] = "not run: the row needs " need[2] " GPUs, this machine has fewer"
+        }
         return
     }
     n = count["ref", s]

@@ -20,11 +20,11 @@ const char *grade_case_id(void)
 }
 
 /* Under make grade (Criterion's runner) a named case arms its own time limit,
- * GRADE_CASE_LIMIT seconds: a case that hangs is killed alone and the others still
- * run. The worker's runner keeps its own (worker_main.c). */
+ * GRADE_CASE_ALARM seconds: a case that hangs is killed alone and the others still
+ * run. The worker's runner keeps its own (worker_main.c, GRADE_CASE_LIMIT). */
 static void arm_case_limit(void)
 {
-    const char *limit = getenv("GRADE_CASE_LIMIT");
+    const char *limit = getenv("GRADE_CASE_ALARM");
     if (limit)
         alarm((unsigned)atoi(limit));
 }

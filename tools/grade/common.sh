@@ -24,8 +24,13 @@ grade_check_lab() {
     fi
 }
 
-# The GPUs, "NAME, NAME", or nothing without one.
+# The GPUs, "NAME, NAME", or nothing without one; and why there is none.
 grade_gpus() { nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | paste -sd ',' | sed 's/,/, /g'; }
+grade_no_gpu() {
+    local why="nvidia-smi not found"
+    command -v nvidia-smi >/dev/null && why=$(nvidia-smi -L 2>&1 | head -1)
+    echo "no GPU on this machine (${why:-nvidia-smi lists none})"
+}
 
 # The lab's steps and their suites: its speed table.
 grade_table() { echo "$(grade_lab_dir "$1")/speed.cfg"; }
@@ -33,3 +38,7 @@ grade_suites() { awk '!/^[[:space:]]*(#|$)/ && $1 != "speed-weight" && !seen[$3]
 
 # The reports (tools/grade/report.awk) into DIR from TABLE RESULTS SPEED META.
 grade_report() { awk -v out="$1" -f tools/grade/report.awk "$2" "$3" "$4" "$5"; }
+
+# A grade started from inside a Criterion test (the kit's CPU tests) must not make
+# the grading programs think they are that test's processes.
+unset BXFI_MAP

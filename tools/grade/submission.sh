@@ -86,31 +86,36 @@ list_ignored() {
 }
 
 # The worker and the speed driver of the submission, by the command given. A file of
-# it that does not compile, or includes a file outside the submission and the kit's
-# student headers, is replaced by its starter and the build tried again.
+# it that does not compile, includes a file outside the submission and the kit's
+# student headers, carries a compiled program (an ELF or fatbin image: the reference
+# objects of an old student copy), or breaks the link (does not define what the lab
+# calls, defines what it must not), is replaced by its starter and the build tried
+# again; the report says which and why.
 build_worker() {
-    local round f bad
-    for round in 1 2 3; do
+    local round f
+    for round in 1 2 3 4; do
         "$@" >"$stage/logs/build-submission.log" 2>&1
         bad=()
         for f in "${handin[@]}"; do
             [[ $f == *.c || $f == *.cu ]] || continue
-            if [[ ! -f $stage/work/obj/$f.o ]]; then
-                bad+=("$f<TAB>did not compile (logs/build-submission.log): the starter's instead, its steps score 0")
-            elif outside=$(reaches_outside "$stage/work/obj/$f.d"); then
-                bad+=("$f<TAB>includes $outside, outside the submission and the kit's student headers: the starter's instead")
+            if carries_binary "$stage/work/lab/$f"; then
+                bad+=("$f"$'\t'"carries a compiled program (an ELF or fatbin image, or .incbin): the starter's instead")
+            elif [[ ! -f $stage/work/obj/$f.o ]]; then
+                bad+=("$f"$'\t'"did not compile (logs/build-submission.log): the starter's instead, its steps score 0")
+            elif outside=$(reaches_outside "$stage/work/obj/${f}.d"); then
+                bad+=("$f"$'\t'"includes $outside, outside the submission and the kit's student headers: the starter's instead")
             fi
         done
+        ((${#bad[@]})) || link_culprits
         if ((${#bad[@]} == 0)) && [[ -x $worker && -x $yours ]]; then
             return
         fi
         for f in "${bad[@]}"; do
-            local file=${f%%<TAB>*}
-            cp "$starter/$file" "$stage/work/lab/$file"
-            rm -f "$stage/work/obj/$file.o"
-            printf 'handed=%s\t%s\n' "$file" "${f#*<TAB>}" >>"$stage/meta"
+            cp "$starter/${f%%$'\t'*}" "$stage/work/lab/${f%%$'\t'*}"
+            rm -f "$stage/work/obj/${f%%$'\t'*}.o"
+            printf 'handed=%s\n' "$f" >>"$stage/meta"
         done
-        if ((${#bad[@]} == 0)); then # a header of the submission breaks the build: the starter's headers
+        if ((${#bad[@]} == 0)); then # none to blame: a header of the submission breaks the build
             for f in "${handin[@]}"; do
                 [[ $f == *.h || $f == *.cuh ]] || continue
                 cp "$starter/$f" "$stage/work/lab/$f"
@@ -121,6 +126,29 @@ build_worker() {
     done
     echo "not_graded=the submission does not build even with the starter's files (logs/build-submission.log)" >>"$stage/meta"
     publish 2
+}
+
+# A source file that holds an ELF or fatbin image (as text or bytes) or pulls one in.
+carries_binary() {
+    grep -qiE '\\x7fELF|0x7f, *0x45, *0x4c, *0x46|127, *69, *76, *70|0xba55ed50|0x466243b1|\.incbin' "$1" ||
+        grep -qaP '\x7fELF' "$1"
+}
+
+# After a link that failed with every file compiled: the files it names (a symbol
+# defined twice), and the starter files that define what was left undefined.
+link_culprits() {
+    local log=$stage/logs/build-submission.log f name
+    grep -q 'undefined reference\|multiple definition' "$log" || return
+    for f in "${handin[@]}"; do
+        [[ $f == *.c || $f == *.cu ]] || continue
+        if grep -q "obj/$f\.o.*multiple definition" "$log"; then
+            bad+=("$f"$'\t'"defines a symbol the rest of the lab defines too (a link error): the starter's instead")
+        fi
+    done
+    for name in $(grep -o "undefined reference to \`[A-Za-z0-9_]*'" "$log" | sed "s/.*\`\(__real_\)\{0,1\}//; s/'$//" | sort -u); do
+        f=$(grep -lE "^[a-z_ \"C]*[ *]$name\(" "$starter"/*.c "$starter"/*.cu 2>/dev/null | head -1)
+        [[ -n $f ]] && bad+=("$(basename "$f")"$'\t'"does not define $name, which the lab calls (a link error): the starter's instead")
+    done
 }
 
 # The first header an object's dependency file names outside the submission's lab
