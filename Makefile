@@ -6,7 +6,7 @@
 #   make test                  CPU suites always, GPU suites when a GPU is present
 #
 # Variables: ARCH=sm_90 (default: the last build's, else the local GPU, else sm_75),
-#            NVCC=/path/to/nvcc, LAB=N for grade/sanitize, GRADE_FORMAT=tap|json,
+#            NVCC=/path/to/nvcc, LAB=N for grade/sanitize, GRADE_FORMAT=tap|json|xml,
 #            NCCL_HOME=/path (lab6 only: where NCCL is; NCCL_HOME=none builds without it).
 
 SHELL := /bin/bash
@@ -66,6 +66,8 @@ else
 BUILD_NUMS := $(filter-out $(NCCL_LABS),$(LAB_NUMS))
 endif
 comma := ,
+empty :=
+space := $(empty) $(empty)
 NCCL_WHERE := $(if $(NCCL_HOME),NCCL_HOME=$(NCCL_HOME),$(CUDA_HOME)/{include$(comma)lib64$(comma)lib}$(comma) /usr and /usr/local)
 # Every target of a lab that needs NCCL, where there is none: this advice, exit status 2.
 define NCCL_ADVICE
@@ -105,9 +107,12 @@ help:
 	@echo "  make solutionN       build the reference solution of lab N into ./solutionN"
 	@echo "  make all             build every lab and every solution"
 	@echo "  make test            build everything, run the CPU suites and (with a GPU) the GPU suites"
-	@echo "  make grade LAB=N     run lab N's GPU suite on the student's code: correctness per step, then"
-	@echo "                       speed per step against the reference on this GPU (labN-*/speed.cfg)"
-	@echo "                       (GRADE_FORMAT=tap, json or xml: Criterion's report plus a labN_speed suite)"
+	@echo "  make grade LAB=N     the self-check: lab N's steps' tests on labs/, then each step's speed"
+	@echo "                       against the reference on this GPU (labN-*/speed.cfg); reports in"
+	@echo "                       build/grade/self/labN/ (GRADE_FORMAT=tap, json or xml prints that report)"
+	@echo "  make grade-submission LAB=N SUB=PATH [OUT=DIR]   the grade for credit (instructor's tree, GPU):"
+	@echo "                       only the files a student hands in, run apart, judged by code that holds"
+	@echo "                       none of theirs; Gradescope results.json, junit.xml, results.tap (docs/instructors.md)"
 	@echo "  make profile LAB=N VARIANT=slug   Nsight Compute on one variant next to the step before it:"
 	@echo "                       DRAM % of peak, occupancy, top stall, bank conflicts, instructions"
 	@echo "                       (N_SIZE=2^24, PREV=slug|none, ARGS='--type i64'; report in build/profile/)"
@@ -122,15 +127,16 @@ help:
 	@echo "  make check-tables    fail if a committed table differs from its CSV (CI runs it)"
 	@echo "  (lab5 tuning)        bash plots/bench-lab5.sh --build-tune DIR, then --tune DIR OUT on the GPU:"
 	@echo "                       onesweep's tile shapes (lab5.h) side by side with CUB"
-	@echo "  make dist            pack a student copy (no solutions/) into dist/cuda-kit-student.tar.gz,"
-	@echo "                       then unpack it alone and run every command its README, sheets and lectures give;"
-	@echo "                       it ships the reference objects for the speed score (REF_ARCH='sm_80 sm_90')"
+	@echo "  make dist            pack a student copy (no solutions/) into dist/cuda-kit-student-VERSION.tar.gz,"
+	@echo "                       fail if it quotes a solution line or holds PTX, then unpack it alone and run"
+	@echo "                       every command its pages give; it ships stripped reference executables for"
+	@echo "                       the speed self-check (REF_ARCH='sm_80 sm_90')"
 	@echo "  make site            render README, lectures, exercise sheets and results into site/ (pandoc)"
 	@echo "  make site-test       open every page of site/ in headless Chromium: links, images, console"
 	@echo "                       (part of make test when Chromium is installed; SITE_TEST=0 leaves it out)"
 	@echo "  make clean           remove build outputs"
 	@echo "Variables: ARCH=sm_90 (default: the last build's; first build native, sm_75 without a GPU), NVCC=path, LAB=N, GRADE_FORMAT=tap|json|xml,"
-	@echo "           SPEED_RUNS=3 (alternating timed runs per side), REF_ARCH (make dist), SITE_TEST=0,"
+	@echo "           SPEED_ROUNDS=5 SPEED_REPS=10 (the speed race), GRADE_SPEED=0, REF_ARCH (make dist), SITE_TEST=0,"
 	@echo "           NCCL_HOME=path (where NCCL is; lab6 only, NCCL_HOME=none builds without it)"
 	@echo "lab6 (several GPUs, NCCL): $(if $(HAVE_NCCL),NCCL found ($(NCCL_LIB)),NCCL not found: lab6 is left out; 'make lab6' says how to get it)"
 
@@ -288,6 +294,29 @@ SOLUTION_LIBS := $(foreach d,$(BUILD_DIRS),$(call lab_lib_obj,$(SOURCE_TREE),$(d
 $(BUILD)/tests/kit_tests: $(TEST_OBJ) $(SOLUTION_LIBS) $(COMMON_OBJ)
 	$(NVCC) -arch=$(ARCH) -o $@ $^ -lcriterion $(LDLIBS) $(if $(HAVE_NCCL),$(NCCL_LDLIBS))
 
+# ---- the student copy's reference (make dist: tools/dist.sh) -------------------------------
+# What make grade's speed self-check races in a student copy: lab N's reference driver
+# with the speed probe, for one architecture REF_SM=XY (reference/sm_XY/labN): machine
+# code (SASS) only, no PTX and no line table, host symbols stripped, source paths
+# named as the student's (labs/...). An executable: no submission can link it.
+ifneq ($(REF_SM),)
+REF_OUT := $(BUILD)/reference/sm_$(REF_SM)
+REF_PATHS := -fmacro-prefix-map=$(CURDIR)/= -fmacro-prefix-map=solutions/=labs/
+REF_NVFLAGS := -O3 -std=c++17 -gencode arch=compute_$(REF_SM),code=sm_$(REF_SM) -Icommon \
+               -Xcompiler -Wall,-Wextra,$(subst $(space),$(comma),$(REF_PATHS))
+$(REF_OUT)/%.cu.o: %.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) $(REF_NVFLAGS) -I$(dir $<) -c $< -o $@
+$(REF_OUT)/%.c.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(filter-out -MMD -MP,$(CFLAGS_KIT)) $(REF_PATHS) -I$(dir $<) -c $< -o $@
+define REF_RULES
+$(REF_OUT)/lab$(1): $(patsubst %,$(REF_OUT)/%.o,$(call lab_src,solutions,$(2)) $(COMMON_SRC) tools/grade/speed_probe.c)
+	$(NVCC) -o $$@ $$^ $(GRADE_PROBE_LINK) -Xlinker --strip-all $(call lab_ldlibs,$(1))
+endef
+$(foreach d,$(BUILD_DIRS),$(eval $(call REF_RULES,$(call lab_num,$(d)),$(d))))
+endif
+
 # Criterion forks a worker per test; GPU tests must not share the device: -j1.
 # With solutions/ (the instructor's tree, CI): any failure fails, and the skipped
 # tests are counted as not run. In a student copy: tools/student-tests.sh says per lab
@@ -311,7 +340,7 @@ endif
 
 # The grade targets need LAB: missing, or not a lab, is one line and exit status 2.
 GIVEN_LAB := $(LAB)
-GRADE_GOAL := $(firstword $(filter grade grade-submission,$(MAKECMDGOALS)))
+GRADE_GOAL := $(firstword $(filter grade $(if $(filter solutions,$(SOURCE_TREE)),grade-submission),$(MAKECMDGOALS)))
 ifneq ($(GRADE_GOAL),)
 ifeq ($(GIVEN_LAB),)
 $(error make $(GRADE_GOAL): say which lab: make $(GRADE_GOAL) LAB=N (N = $(LAB_NUMS)))

@@ -9,7 +9,7 @@
 # GPU or the instructor's tree (exit 2). Commands of other tools (cuobjdump, ncu)
 # are not run; the files they name must exist once everything is built.
 set -uo pipefail
-tarball=$(realpath "${1:-dist/cuda-kit-student.tar.gz}")
+tarball=$(realpath "${1:-$(ls dist/cuda-kit-student-*.tar.gz 2>/dev/null | head -1)}")
 [[ -f $tarball ]] || { echo "student-check: $tarball not found (make dist)" >&2; exit 2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
