@@ -12,19 +12,20 @@
 #     as the only include paths of the kit; a file that does not compile, or that
 #     includes anything outside those and the system's headers, is replaced by its
 #     starter (its steps score 0) and the report says why.
-#  4. Phase 1, the workers: each step's suite runs with the submission's code, as an
-#     unprivileged user where grading runs as root, in namespaces of its own where
-#     the system allows (tools/grade/contain.c), every case under a time limit
-#     (GRADE_CASE_LIMIT, default 30 s; a whole suite GRADE_SUITE_LIMIT, default
-#     180 s). Each records what the submission's calls changed (tools/grade/replay.h).
-#  5. Phase 2, speed: each row of the speed table raced against the reference built
-#     from solutions/ (tools/speed.sh; GRADE_SPEED=0 leaves it out).
-#  6. Once every process of the submission is gone, and the grader's own files are
-#     checked unchanged, phase 3: the judges, built from the instructor's tree alone,
-#     replay the records, check every output against their own CPU reference and
-#     write the verdicts; then the reports: OUT/summary.txt, results.json
-#     (Gradescope), junit.xml, results.tap, and the logs. OUT defaults to
-#     build/grade/submissions/labN-NAME.
+#  4. Speed: each row of the speed table raced against the reference built from
+#     solutions/ (tools/speed.sh; GRADE_SPEED=0 leaves it out).
+#  5. For each step's suite (GRADE_JOBS, default 4, at once): the worker runs the
+#     suite with the submission's code, as an unprivileged user where grading runs as
+#     root, in namespaces of its own where the system allows (tools/grade/contain.c),
+#     every case under a time limit (GRADE_CASE_LIMIT, default 30 s; the suite
+#     GRADE_SUITE_LIMIT, default 180 s), and records what the submission's calls
+#     changed (tools/grade/replay.h). Once every process of that worker is gone and
+#     the grader's own files are checked unchanged, the judge, built from the
+#     instructor's tree alone, replays the records, checks every output against its
+#     own CPU reference and writes the verdicts.
+#  6. The reports, once every process of the submission is gone: OUT/summary.txt,
+#     results.json (Gradescope), junit.xml, results.tap, and the logs. OUT defaults
+#     to build/grade/submissions/labN-NAME.
 # Exit status: 0 graded (whatever the score), 2 not graded.
 set -uo pipefail
 

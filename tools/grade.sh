@@ -53,7 +53,10 @@ echo "grade: building lab $lab's suite and speed drivers..." >&2
 make -s --no-print-directory grade-self-build LAB="$lab" >&2 || exit 2
 suites=$(grade_suites "$table" | paste -sd '|')
 echo "grade: running the steps' tests of lab $lab ($suites), one case at a time..." >&2
+# A case that hangs is killed at GRADE_CASE_LIMIT seconds (tools/grade/case.c) and
+# counts as failed; the whole run at GRADE_SUITE_LIMIT.
 KIT_GRADE_SELECTION=1 KIT_TEST_BIG=0 GRADE_RESULTS=$out/results.tsv GRADE_CASE_FILE=$out/case \
+    GRADE_CASE_ALARM=${GRADE_CASE_LIMIT:-120} timeout "${GRADE_SUITE_LIMIT:-3600}" \
     build/tests/grade_lab"$lab" -j1 --quiet --filter "@($suites)/*" >"$out/tests.log" 2>&1
 touch "$out/results.tsv"
 

@@ -367,3 +367,26 @@ Test(grade_judges, every_case_has_a_name_of_its_own)
         cr_expect(eq(chr, line[-1], '0'), "%s", out);
     cr_expect(strstr(out, "no case of") == NULL, "%s", out);
 }
+
+/* ---- the manifest -------------------------------------------------------------------- */
+
+/* Every sheet lists, under "Files you hand in", exactly the files of its lab that
+ * make grade-submission takes: those with a BEGIN SOLUTION region. */
+Test(grade_manifest, every_sheet_lists_the_files_handed_in)
+{
+    char solutions[4200];
+    snprintf(solutions, sizeof solutions, "%s/solutions", kit_test_root());
+    if (access(solutions, F_OK))
+        cr_skip_test("the manifest comes from solutions/ (the instructor's tree)");
+    int status;
+    char *out = tool_run(&status,
+                         "cd %s && for d in solutions/lab*-*/; do "
+                         "want=$(grep -l '// BEGIN SOLUTION' $d* | xargs -n1 basename | sort | paste -sd' '); "
+                         "got=$(awk '/\\*\\*Files you hand in:\\*\\*/ { p = 1 } p { print } /not graded\\./ { p = 0 }' "
+                         "$d/README.md | grep -o '`[^`]*`' | tr -d '`' | sort | paste -sd' '); "
+                         "[ \"$want\" = \"$got\" ] && echo \"$d ok\" || echo \"$d: the sheet lists '$got', the lab has '$want'\"; done",
+                         kit_test_root());
+    cr_assert(eq(int, status, 0), "%s", out);
+    cr_expect(strstr(out, "lab0-memory/ ok") != NULL, "%s", out);
+    cr_expect(strstr(out, "the sheet lists") == NULL, "%s", out);
+}

@@ -25,7 +25,7 @@ locate() {
     local f=$1 found
     found=$(find "$stage/sub" -type f -name "$f" -path "*/$(basename "$labdir")/*")
     [[ $(grep -c . <<<"$found") == 1 ]] || found=$(find "$stage/sub" -type f -name "$f")
-    [[ $(grep -c . <<<"$found") == 1 ]] && echo "$found"
+    if [[ $(grep -c . <<<"$found") == 1 ]]; then echo "$found"; fi
 }
 
 # The lab folder to build: the instructor's, the files a student hands in replaced
@@ -61,7 +61,7 @@ kit_path() {
         [[ $p == */* ]] || break
         p=${p#*/}
     done
-    [[ -f $starter/$(basename "$1") ]] && echo "$starter/$(basename "$1")"
+    if [[ -f $starter/$(basename "$1") ]]; then echo "$starter/$(basename "$1")"; fi
 }
 
 # Every other file of the submission that differs from the student copy's, or that
@@ -82,7 +82,7 @@ list_ignored() {
         fi
         if ((count++ < 40)); then printf 'ignored=%s\t%s\n' "$rel" "$why" >>"$stage/meta"; else more=$((more + 1)); fi
     done < <(find "$stage/sub" -type f -print0 | sort -z)
-    ((more)) && printf 'ignored=... and %d more files\tnot listed\n' "$more" >>"$stage/meta"
+    if ((more)); then printf 'ignored=... and %d more files\tnot listed\n' "$more" >>"$stage/meta"; fi
 }
 
 # The worker and the speed driver of the submission, by the command given. A file of
@@ -176,17 +176,29 @@ fingerprint() {
     sha256sum "${files[@]}" $libs 2>/dev/null
 }
 
-# Phases 1-3 and the reports (see tools/grade-submission.sh).
+# The phases and the reports (see tools/grade-submission.sh): the speed race first,
+# then for each step's suite its worker, then (once every process of the worker is
+# gone, and the grader's own files are unchanged) its judge, which replays the
+# records and deletes them; GRADE_JOBS (default 4) suites at once.
 grade_phases() {
-    local grader_files
     grader_files=$(fingerprint)
-    run_workers
+    mapfile -t suites < <(grade_suites "$table")
+    rm -rf "$stage/judged" "$stage/records" # nothing a submission's process left there counts
+    mkdir -m 700 "$stage/judged"
+    mkdir -p "$stage/records"
     run_speed
-    if [[ $(fingerprint) != "$grader_files" ]]; then
+    local suite count=0
+    for suite in "${suites[@]}"; do
+        grade_suite "$suite" &
+        if ((++count % ${GRADE_JOBS:-4} == 0)); then wait; fi
+    done
+    wait
+    echo "isolation=$(cat "$stage/isolation" 2>/dev/null)" >>"$stage/meta"
+    if [[ $(fingerprint) != "$grader_files" || -e $stage/judged/CHANGED ]]; then
         echo "not_graded=the grader's own files changed while the submission ran: nothing of this run is trusted" >>"$stage/meta"
         publish 2
     fi
-    run_judges
+    cat "$stage/judged/"*.tsv >"$stage/results.tsv" 2>/dev/null
     publish 0
 }
 
@@ -197,21 +209,21 @@ contained() { # LOG DIR -- COMMAND...: a submission's process (tools/grade/conta
         --isolation "$stage/isolation" -- "$@"
 }
 
-run_workers() {
-    local suite count=0
-    mapfile -t suites < <(grade_suites "$table")
-    mkdir -p "$stage/records"
-    for suite in "${suites[@]}"; do
-        mkdir -p "$stage/records/$suite"
-        say "phase 1: $suite with the submission's code (its own process; each case at most ${GRADE_CASE_LIMIT:-30} s)"
-        contained "$stage/logs/worker-$suite.log" "$stage/records/$suite" -- \
-            env KIT_GRADE_SELECTION=1 KIT_TEST_BIG=0 OMP_NUM_THREADS="${GRADE_THREADS:-8}" \
-            GRADE_RECORDS="$stage/records/$suite" GRADE_CASE_LIMIT="${GRADE_CASE_LIMIT:-30}" \
-            "$worker" --suite "$suite" &
-        if ((++count % ${GRADE_JOBS:-4} == 0)); then wait; fi
-    done
-    wait
-    echo "isolation=$(cat "$stage/isolation" 2>/dev/null)" >>"$stage/meta"
+# One step's suite: the worker with the submission's code records every case; the
+# judge, which holds none of it, replays the records and writes the verdicts.
+grade_suite() {
+    local suite=$1 records=$stage/records/$1
+    mkdir -p "$records"
+    say "$suite: the submission's code in a worker (each case at most ${GRADE_CASE_LIMIT:-30} s)"
+    contained "$stage/logs/worker-$suite.log" "$records" -- \
+        env KIT_GRADE_SELECTION=1 KIT_TEST_BIG=0 OMP_NUM_THREADS="${GRADE_THREADS:-8}" \
+        GRADE_RECORDS="$records" GRADE_CASE_LIMIT="${GRADE_CASE_LIMIT:-30}" "$worker" --suite "$suite"
+    [[ $(fingerprint) == "$grader_files" ]] || { touch "$stage/judged/CHANGED"; return; }
+    say "$suite: the judge checks the recorded outputs"
+    KIT_GRADE_SELECTION=1 KIT_TEST_BIG=0 OMP_NUM_THREADS="${GRADE_THREADS:-8}" GRADE_RECORDS="$records" \
+        GRADE_RESULTS="$stage/judged/$suite.tsv" GRADE_CASE_FILE="$stage/judged/$suite.case" \
+        timeout 900 "$judge" -j1 --quiet --filter "$suite/*" >"$stage/logs/judge-$suite.log" 2>&1
+    rm -rf "$records"
 }
 
 run_speed() {
@@ -220,28 +232,12 @@ run_speed() {
         echo "speed=left out (GRADE_SPEED=0)" >>"$stage/meta"
         return
     fi
-    say "phase 2: the speed of each step against the reference"
+    say "the speed of each step against the reference"
     mkdir -p "$stage/records/speed"
     bash tools/speed.sh run "$table" "$yours" "$reference" "$stage/speed" \
         build/grade/contain ${GRADE_CONTAIN_FLAGS:-} --keep 3 --keep 4 --limit 600 --log "$stage/logs/speed-yours.log" \
         --dir "$stage/records/speed" --
     cp "$stage/speed/speed.tsv" "$stage/speed.tsv" 2>/dev/null
-}
-
-run_judges() {
-    local suite count=0
-    rm -rf "$stage/judged" # anything a submission's process left there is not a verdict
-    mkdir -m 700 "$stage/judged"
-    say "phase 3: the judges (no code of the submission) check the recorded outputs"
-    for suite in "${suites[@]}"; do
-        KIT_GRADE_SELECTION=1 KIT_TEST_BIG=0 OMP_NUM_THREADS="${GRADE_THREADS:-8}" \
-            GRADE_RECORDS="$stage/records/$suite" GRADE_RESULTS="$stage/judged/$suite.tsv" \
-            GRADE_CASE_FILE="$stage/judged/$suite.case" \
-            timeout 900 "$judge" -j1 --quiet --filter "$suite/*" >"$stage/logs/judge-$suite.log" 2>&1 &
-        if ((++count % ${GRADE_JOBS:-4} == 0)); then wait; fi
-    done
-    wait
-    cat "$stage/judged/"*.tsv >"$stage/results.tsv" 2>/dev/null
 }
 
 # The reports into OUT (replacing what was there), the summary on stdout; exit STATUS.

@@ -16,7 +16,7 @@
 # executables make dist ships (REF_SM=90), and Criterion's libraries, all packed
 # into OUT.tar.gz (carry it; under 64 MiB). The (d) verdict, that the old
 # submission's file is replaced, is checked here and written to OUT/prep.txt.
-set -euo pipefail
+set -uo pipefail
 out=${1:-dist/gpu-grade}
 export ARCH=sm_90
 source tools/grade/common.sh
@@ -53,7 +53,7 @@ seed_objects() {
 
 for lab in $labs; do
     echo "== lab $lab: judge, reference, tools"
-    make -s --no-print-directory grade-judge-build LAB="$lab"
+    make -s --no-print-directory grade-judge-build LAB="$lab" || { echo "gpu-grade-prep: lab $lab's judge does not build" >&2; exit 1; }
     labdir=$(grade_lab_dir "$lab") starter=labs/$(basename "$labdir") table=$(grade_table "$lab")
     read -r bug_step bug_file bug_expr <<<"${bug[$lab]}"
     read -r old_step old_file <<<"${old[$lab]}"
@@ -94,7 +94,8 @@ for lab in $labs; do
 done
 cp build/grade/contain build/grade/race "$out/build/grade/"
 bash tools/maint/bundle-libs.sh "$out/build/grade/judge_lab0" "$out/lib"
-make -s --no-print-directory -j2 REF_SM=90 $(for n in $labs; do echo build/reference/sm_90/lab$n; done)
+make -s --no-print-directory -j2 REF_SM=90 $(for n in $labs; do echo build/reference/sm_90/lab$n; done) ||
+    { echo "gpu-grade-prep: the reference executables do not build" >&2; exit 1; }
 cp build/reference/sm_90/lab* "$out/build/reference/"
 cat "$out/prep.txt"
 tar czf "$out.tar.gz" -C "$(dirname "$out")" "$(basename "$out")"
