@@ -390,3 +390,25 @@ Test(grade_manifest, every_sheet_lists_the_files_handed_in)
     cr_expect(strstr(out, "lab0-memory/ ok") != NULL, "%s", out);
     cr_expect(strstr(out, "the sheet lists") == NULL, "%s", out);
 }
+
+/* ---- the student copy ------------------------------------------------------------------ */
+
+/* make dist's check (tools/grade/dist-check.sh) passes the starter and fails a copy
+ * that holds a solution file or a binary with PTX (the kit's own test binary). */
+Test(grade_dist, a_copy_that_quotes_a_solution_or_holds_ptx_fails)
+{
+    char solutions[4200];
+    snprintf(solutions, sizeof solutions, "%s/solutions", kit_test_root());
+    if (access(solutions, F_OK))
+        cr_skip_test("the solutions to look for are in the instructor's tree only");
+    int status;
+    char *out = tool_run(&status, "cd %s && d=$(mktemp -d) && cp -r labs $d/ && bash tools/grade/dist-check.sh check $d | "
+                                  "grep -v reviewed; s=$?; rm -rf $d; exit $s", kit_test_root());
+    cr_expect(strstr(out, "FAIL  labs/") == NULL, "the starter quotes no solution line: %s", out);
+    out = tool_run(&status, "cd %s && d=$(mktemp -d) && cp solutions/lab2-reduction/v6_single_pass.cu $d/ && "
+                            "cp build/tests/kit_tests $d/ && bash tools/grade/dist-check.sh check $d; s=$?; rm -rf $d; exit $s",
+                   kit_test_root());
+    cr_expect(eq(int, status, 1), "%s", out);
+    cr_expect(strstr(out, "FAIL  v6_single_pass.cu quotes a solution line") != NULL, "%s", out);
+    cr_expect(strstr(out, "FAIL  kit_tests holds PTX") != NULL, "%s", out);
+}

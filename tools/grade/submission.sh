@@ -154,12 +154,14 @@ link_culprits() {
 # The first header an object's dependency file names outside the submission's lab
 # folder, its copy of common/ and the system's folders; fails when there is none.
 reaches_outside() {
-    local cuda nccl=${NCCL_INC:-}
+    [[ -f $1 ]] || return 1 # an object made before (tools/maint/gpu-grade-prep.sh): no dependency file
+    local cuda nccl=${NCCL_INC:-} work
     cuda=$(dirname "$(dirname "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")")
+    work=$(realpath -m "$stage/work")
     sed -e 's/^[^:]*://' -e 's/\\$//' "$1" | tr ' ' '\n' | sed '/^$/d; /:$/d' | while read -r dep; do
         dep=$(realpath -m "$dep")
         case $dep in
-        "$stage"/work/lab/* | "$stage"/work/common/* | /usr/include/* | /usr/lib/* | /usr/local/include/*) ;;
+        "$work"/lab/* | "$work"/common/* | /usr/include/* | /usr/lib/* | /usr/local/include/*) ;;
         "$(realpath -m "$cuda")"/* | "$(realpath -m /usr/local/cuda)"/*) ;;
         *) [[ -n $nccl && $dep == "$(realpath -m "$nccl")"/* ]] || { echo "$dep"; return 0; } ;;
         esac

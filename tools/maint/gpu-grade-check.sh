@@ -14,9 +14,9 @@
 # ships (cuobjdump when this toolkit has it). Prints a table; the reports go to
 # OUTDIR/labN-CASE/ (packed into OUTDIR/reports.tgz).
 set -uo pipefail
-prep=$(realpath "$1") out=$(realpath -m "$2")
+prep=$(realpath "$1") dest=$(realpath -m "$2") # (not "out": submission.sh publishes to $out)
 deadline=$((SECONDS + ${DEADLINE:-520}))
-mkdir -p "$out"
+mkdir -p "$dest"
 work=$(mktemp -d /var/tmp/gpu-grade-XXXXXX)
 chmod 711 "$work"
 tar xzf "$prep" -C "$work"
@@ -28,7 +28,7 @@ mkdir -p build/grade
 cp "$tree"/build/grade/contain "$tree"/build/grade/race build/grade/
 source tools/grade/common.sh
 source tools/grade/submission.sh
-nvidia-smi --query-gpu=name,memory.total --format=csv,noheader >"$out/gpu.txt" 2>&1
+nvidia-smi --query-gpu=name,memory.total --format=csv,noheader >"$dest/gpu.txt" 2>&1
 
 # Grade one prepared stage (in a subshell: publish exits); its time in seconds.
 grade_stage() {
@@ -37,19 +37,19 @@ grade_stage() {
         stage=$tree/stages/lab$lab-$case
         labdir=$(grade_lab_dir "$lab") starter=labs/$(basename "$labdir") table=$(grade_table "$lab")
         judge=$tree/build/grade/judge_lab$lab reference=$tree/build/grade/speed_lab$lab
-        worker=$stage/work/worker yours=$stage/work/speed out=$out/lab$lab-$case
+        worker=$stage/work/worker yours=$stage/work/speed out=$dest/lab$lab-$case
         mkdir -p "$stage/report" "$stage/logs" && chmod 700 "$stage/report"
         echo "gpu=$(grade_gpus)" >>"$stage/meta"
         [[ $speed == 1 ]] || export GRADE_SPEED=0
         start=$SECONDS
-        grade_phases >"$out/lab$lab-$case.summary" 2>"$out/lab$lab-$case.log"
-        echo $((SECONDS - start)) >"$out/lab$lab-$case.seconds"
+        (grade_phases >"$dest/lab$lab-$case.summary" 2>"$dest/lab$lab-$case.log")
+        echo $((SECONDS - start)) >"$dest/lab$lab-$case.seconds"
     )
 }
 
 # The verdict of a graded stage against what its case expects.
 verdict() {
-    local lab=$1 case=$2 s=$out/lab$1-$2/summary.txt
+    local lab=$1 case=$2 s=$dest/lab$1-$2/summary.txt
     [[ -f $s ]] || { echo "not run"; return; }
     read -r _ _ bug_step old_step <"$tree/stages/lab$lab-$case/case"
     awk -v case="$case" -v bug="$bug_step" -v old="$old_step" '
@@ -85,10 +85,10 @@ echo
 echo "| lab | correct (time, speed included) | starter | planted bug | old reference objects |"
 echo "| --- | --- | --- | --- | --- |"
 for lab in $labs; do
-    t=$(cat "$out/lab$lab-correct.seconds" 2>/dev/null || echo "-")
+    t=$(cat "$dest/lab$lab-correct.seconds" 2>/dev/null || echo "-")
     printf '| %s | %s, %s s | %s | %s | %s |\n' "$lab" "$(verdict "$lab" correct)" "$t" "$(verdict "$lab" starter)" \
         "$(verdict "$lab" bug)" "$(verdict "$lab" old)"
-done | tee "$out/table.md"
+done | tee "$dest/table.md"
 echo
 cuobjdump=$(dirname "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")/cuobjdump
 echo "the reference executables of make dist (sm_90): PTX by cuobjdump --dump-ptx (else fatbin.py), paths by strings"
@@ -97,7 +97,7 @@ for f in "$tree"/build/reference/lab*; do
     else ptx=$(python3 tools/grade/fatbin.py "$f" | sed 's/.*: ptx \([0-9]*\),.*/\1/'); tool=fatbin.py; fi
     paths=$(strings "$f" | grep -cE "solutions/|/work/")
     echo "$(basename "$f"): $ptx PTX ($tool), $paths solution or build paths (strings)"
-done | tee "$out/dist-check.txt"
-cat "$tree/prep.txt" | tee -a "$out/table.md"
-tar czf "$out/reports.tgz" -C "$out" $(cd "$out" && ls -d lab*-*/ 2>/dev/null) 2>/dev/null && rm -rf "$out"/lab*-*/
+done | tee "$dest/dist-check.txt"
+cat "$tree/prep.txt" | tee -a "$dest/table.md"
+tar czf "$dest/reports.tgz" -C "$dest" $(cd "$dest" && ls -d lab*-*/ 2>/dev/null) 2>/dev/null && rm -rf "$dest"/lab*-*/
 rm -rf "$work"

@@ -17,12 +17,12 @@
 # into OUT.tar.gz (carry it; under 64 MiB). The (d) verdict, that the old
 # submission's file is replaced, is checked here and written to OUT/prep.txt.
 set -uo pipefail
-out=${1:-dist/gpu-grade}
+prep=${1:-dist/gpu-grade} # (not "out": tools/grade/submission.sh publishes to $out)
 export ARCH=sm_90
 source tools/grade/common.sh
 source tools/grade/submission.sh
 labs=${LABS:-$(grade_labs)}
-rm -rf "$out" && mkdir -p "$out/stages" "$out/build/grade" "$out/build/reference" "$out/lib"
+rm -rf "$prep" && mkdir -p "$prep/stages" "$prep/build/grade" "$prep/build/reference" "$prep/lib"
 
 # step file perl-expression: one planted bug per lab, caught at the edge sizes
 declare -A bug=(
@@ -66,9 +66,9 @@ for lab in $labs; do
         old) bash tools/maint/make-broken.sh "$case" "$lab" "" "" &&
              printf '/* %s: the reference objects of an old student copy define this step */\n' "$old_file" >"$sub/$old_file" ;;
         esac
-        stage=$out/stages/lab$lab-$case
+        stage=$prep/stages/lab$lab-$case
         mkdir -p "$stage/logs"
-        worker=$stage/work/worker yours=$stage/work/speed
+        worker=$stage/work/worker yours=$stage/work/speed out=$stage/failed-build
         {
             echo "lab=lab$lab"
             echo "title=gpu-grade-check: lab $lab, the $case submission, graded for credit"
@@ -85,18 +85,19 @@ for lab in $labs; do
         echo "$lab $case ${bug_step:-} ${old_step:-}" >"$stage/case"
         rm -rf "$stage/work/obj" "$stage/sub"
         strip "$worker" "$yours"
+        [[ $case == correct ]] || : >"$yours" # only the correct submission is timed
     done
-    grep -q "^handed=$old_file	does not define" "$out/stages/lab$lab-old/meta" &&
-        echo "lab $lab (d): $old_file without its function does not link; the grader takes the starter's (Step $old_step scores 0)" >>"$out/prep.txt" ||
-        echo "lab $lab (d): FAILED: the old submission's $old_file was not refused" >>"$out/prep.txt"
-    cp build/grade/judge_lab"$lab" build/grade/speed_lab"$lab" "$out/build/grade/"
-    strip "$out/build/grade/judge_lab$lab" "$out/build/grade/speed_lab$lab"
+    grep -q "^handed=$old_file	does not define" "$prep/stages/lab$lab-old/meta" &&
+        echo "lab $lab (d): $old_file without its function does not link; the grader takes the starter's (Step $old_step scores 0)" >>"$prep/prep.txt" ||
+        echo "lab $lab (d): FAILED: the old submission's $old_file was not refused" >>"$prep/prep.txt"
+    cp build/grade/judge_lab"$lab" build/grade/speed_lab"$lab" "$prep/build/grade/"
+    strip "$prep/build/grade/judge_lab$lab" "$prep/build/grade/speed_lab$lab"
 done
-cp build/grade/contain build/grade/race "$out/build/grade/"
-bash tools/maint/bundle-libs.sh "$out/build/grade/judge_lab0" "$out/lib"
+cp build/grade/contain build/grade/race "$prep/build/grade/"
+bash tools/maint/bundle-libs.sh "$prep/build/grade/judge_lab0" "$prep/lib"
 make -s --no-print-directory -j2 REF_SM=90 $(for n in $labs; do echo build/reference/sm_90/lab$n; done) ||
     { echo "gpu-grade-prep: the reference executables do not build" >&2; exit 1; }
-cp build/reference/sm_90/lab* "$out/build/reference/"
-cat "$out/prep.txt"
-tar czf "$out.tar.gz" -C "$(dirname "$out")" "$(basename "$out")"
-echo "gpu-grade-prep: $out.tar.gz ($(du -h "$out.tar.gz" | cut -f1)); on the GPU: bash tools/maint/gpu-grade-check.sh $out.tar.gz OUTDIR"
+cp build/reference/sm_90/lab* "$prep/build/reference/"
+cat "$prep/prep.txt"
+tar czf "$prep.tar.gz" -C "$(dirname "$prep")" "$(basename "$prep")"
+echo "gpu-grade-prep: $prep.tar.gz ($(du -h "$prep.tar.gz" | cut -f1)); on the GPU: bash tools/maint/gpu-grade-check.sh $prep.tar.gz OUTDIR"
