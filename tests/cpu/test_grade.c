@@ -12,6 +12,14 @@
 
 #define FIXTURES "tests/cpu/fixtures/grade"
 
+/* The instructor's tree has solutions/; a student copy does not. */
+static int instructor_tree(void)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/solutions", kit_test_root());
+    return access(path, F_OK) == 0;
+}
+
 /* A submission folder in a fresh temporary place: the stand-in's solution files
  * (a right submission), then `file` (in the submission's tree at `as`) from
  * FIXTURES/submissions/ on top, if given. Returns the folder (static). */
@@ -300,9 +308,7 @@ Test(grade_reports, every_format_is_well_formed_with_unique_names)
 Test(grade_commands, a_missing_or_wrong_lab_is_refused_in_one_line)
 {
     const char *targets[] = { "grade", "grade-submission SUB=/tmp" };
-    char solutions[4200];
-    snprintf(solutions, sizeof solutions, "%s/solutions", kit_test_root());
-    int commands = access(solutions, F_OK) == 0 ? 2 : 1; /* grade-submission: the instructor's tree */
+    int commands = instructor_tree() ? 2 : 1; /* grade-submission: the instructor's tree */
     for (int i = 0; i < commands; i++) {
         int status;
         char *out = tool_run(&status, "cd %s && make -s --no-print-directory %s", kit_test_root(), targets[i]);
@@ -332,9 +338,7 @@ Test(grade_commands, without_a_gpu_every_format_says_so_before_building)
         cr_expect(strstr(out, says[i]) != NULL, "%s: %s", formats[i], out);
         cr_expect(strstr(out, "BUILT") == NULL, "%s: it built the suite first: %s", formats[i], out);
     }
-    char solutions[4200];
-    snprintf(solutions, sizeof solutions, "%s/solutions", kit_test_root());
-    if (access(solutions, F_OK))
+    if (!instructor_tree())
         return; /* a student copy has no make grade-submission */
     int status;
     char *out = tool_run(&status, "cd %s && make -s --no-print-directory grade-submission LAB=0 SUB=/tmp "
@@ -349,9 +353,7 @@ Test(grade_commands, without_a_gpu_every_format_says_so_before_building)
  * step of its table has cases (run without a GPU: each case names itself, then skips). */
 Test(grade_judges, every_case_has_a_name_of_its_own)
 {
-    char solutions[4200];
-    snprintf(solutions, sizeof solutions, "%s/solutions", kit_test_root());
-    if (access(solutions, F_OK))
+    if (!instructor_tree())
         cr_skip_test("the judges are built in the instructor's tree (solutions/) only");
     int status;
     char *out = tool_run(&status,
@@ -374,9 +376,7 @@ Test(grade_judges, every_case_has_a_name_of_its_own)
  * make grade-submission takes: those with a BEGIN SOLUTION region. */
 Test(grade_manifest, every_sheet_lists_the_files_handed_in)
 {
-    char solutions[4200];
-    snprintf(solutions, sizeof solutions, "%s/solutions", kit_test_root());
-    if (access(solutions, F_OK))
+    if (!instructor_tree())
         cr_skip_test("the manifest comes from solutions/ (the instructor's tree)");
     int status;
     char *out = tool_run(&status,
@@ -397,9 +397,7 @@ Test(grade_manifest, every_sheet_lists_the_files_handed_in)
  * that holds a solution file or a binary with PTX (the kit's own test binary). */
 Test(grade_dist, a_copy_that_quotes_a_solution_or_holds_ptx_fails)
 {
-    char solutions[4200];
-    snprintf(solutions, sizeof solutions, "%s/solutions", kit_test_root());
-    if (access(solutions, F_OK))
+    if (!instructor_tree())
         cr_skip_test("the solutions to look for are in the instructor's tree only");
     int status;
     char *out = tool_run(&status, "cd %s && d=$(mktemp -d) && cp -r labs $d/ && bash tools/grade/dist-check.sh check $d | "
