@@ -185,7 +185,7 @@ GRADE_RUNTIME_CALLS := cudaMalloc cudaFree cudaMallocHost cudaHostAlloc cudaFree
 linker_wraps = $(foreach f,$(1),-Xlinker --wrap=$(f))
 grade_calls = $(shell sed -n 's/^GRADE_CALL.[^,]*, *\([A-Za-z0-9_]*\),.*/\1/p' tools/grade/lab$(1).calls 2>/dev/null)
 # The files of a lab a student hands in: those with a BEGIN SOLUTION region.
-handin_files = $(notdir $(shell grep -l '// BEGIN SOLUTION' $(wildcard solutions/$(1)/*) 2>/dev/null))
+handin_files = $(notdir $(shell grep -l '// BEGIN SOLUTION' $(wildcard solutions/$(1)/*) /dev/null 2>/dev/null))
 # The lab's other objects: what the judge and the worker share.
 kept_obj = $(filter-out $(foreach f,$(call handin_files,$(1)),%/$(f).o),$(call lab_lib_obj,solutions,$(1)))
 GRADE_HOOK_OBJ := $(GRADE_BUILD)/case.c.o $(GRADE_BUILD)/report_hook.c.o
