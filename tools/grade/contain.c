@@ -5,8 +5,10 @@
  *           [--isolation FILE] [--no-namespace] -- COMMAND [ARG...]
  *
  * The command runs in DIR, its output (both streams) in FILE, its input /dev/null,
- * every other descriptor closed but the --keep ones. As root it runs as NAME
- * (default nobody: it can write DIR and nothing of the grader's) in a PID and mount
+ * every other descriptor closed but the --keep ones. As root it runs as NAME (a
+ * user, or a number: a user id of its own, which no other grade shares; default
+ * nobody): it can write DIR (made its own, mode 0700) and nothing of the grader's,
+ * nor of another grade that runs as another id. It runs in a PID and mount
  * namespace of its own with a fresh /proc, so it cannot see the grader's processes,
  * and a /tmp and /dev/shm of its own (unless DIR is under /tmp).
  * Not as root, the same namespaces through a user namespace where the system allows
@@ -183,7 +185,7 @@ static void settle(const char *log, const char *dir, const int *keep, int keep_c
     setrlimit(RLIMIT_CORE, &no_core);
     setrlimit(RLIMIT_FSIZE, &files);
     if (user) {
-        if (dir && chown(dir, user->pw_uid, user->pw_gid))
+        if (dir && (chown(dir, user->pw_uid, user->pw_gid) || chmod(dir, 0700)))
             die("cannot give %s to the grading user", dir);
         if (setgroups(0, NULL) || setgid(user->pw_gid) || setuid(user->pw_uid))
             die("cannot become user %s", user->pw_name);
@@ -227,7 +229,12 @@ int main(int argc, char **argv)
                   "[--no-namespace] -- COMMAND...");
     char **command = argv + i + 1;
     const struct passwd *user = NULL;
-    if (geteuid() == 0 && !(user = getpwnam(user_name)))
+    static struct passwd own_id; /* --user NUMBER: an id without an entry in /etc/passwd */
+    if (geteuid() == 0 && user_name[strspn(user_name, "0123456789")] == '\0') {
+        own_id.pw_name = (char *)user_name;
+        own_id.pw_uid = own_id.pw_gid = (uid_t)atol(user_name);
+        user = &own_id;
+    } else if (geteuid() == 0 && !(user = getpwnam(user_name)))
         die("no user %s to run submissions as (--user NAME)", user_name);
 
     prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
