@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # gpu-grade-prep.sh [OUT]: prepare, on a machine without a GPU, what
-# tools/maint/gpu-grade-check.sh grades on one (default OUT: dist/gpu-grade). For every
+# tools/maint/gpu-grade-check.sh grades on one (default OUT: build/gpu-grade). For every
 # lab (LABS, default all that build here) and four submissions:
 #   correct   the hand-in files of solutions/ (expected: 100)
 #   starter   an empty submission: every file the starter's (expected: 0 for every step)
@@ -17,7 +17,7 @@
 # into OUT.tar.gz (carry it; under 64 MiB). The (d) verdict, that the old
 # submission's file is replaced, is checked here and written to OUT/prep.txt.
 set -uo pipefail
-prep=${1:-dist/gpu-grade} # (not "out": tools/grade/submission.sh publishes to $out)
+prep=${1:-build/gpu-grade} # (not "out": tools/grade/submission.sh publishes to $out)
 export ARCH=sm_90
 source tools/grade/common.sh
 source tools/grade/submission.sh
