@@ -72,9 +72,13 @@ static void check_variant(int v, size_t n)
 #define LAB2_SUITE(NAME, V, SIZES)                                                      \
     ParameterizedTestParameters(NAME, sizes)                                            \
     {                                                                                   \
-        return cr_make_param_array(size_t, SIZES, sizeof SIZES / sizeof SIZES[0]);      \
+        return KIT_TEST_SIZE_PARAMS(SIZES);                                             \
     }                                                                                   \
-    ParameterizedTest(size_t *n, NAME, sizes) { check_variant(V, *n); }
+    ParameterizedTest(size_t *n, NAME, sizes)                                           \
+    {                                                                                   \
+        KIT_CASE("n=%zu", *n);                                                          \
+        check_variant(V, *n);                                                           \
+    }
 
 LAB2_SUITE(lab2_v0, 0, sizes)
 LAB2_SUITE(lab2_v1, 1, sizes)

@@ -103,9 +103,13 @@ static void check_merge_like(int v, lab4_op op, size_t n)
         check_merge_split(v, op, n, splits[s]);
 }
 
-#define SIZES_SUITE(suite, array, body)                                                            \
-    ParameterizedTestParameters(suite, sizes) { return cr_make_param_array(size_t, array, COUNT(array)); } \
-    ParameterizedTest(size_t *n, suite, sizes) { body; }
+#define SIZES_SUITE(suite, array, body)                                                 \
+    ParameterizedTestParameters(suite, sizes) { return KIT_TEST_SIZE_PARAMS(array); }   \
+    ParameterizedTest(size_t *n, suite, sizes)                                          \
+    {                                                                                   \
+        KIT_CASE("n=%zu", *n);                                                          \
+        body;                                                                           \
+    }
 
 SIZES_SUITE(lab4_v0, merge_sizes, check_merge_like(0, LAB4_MERGE, *n))
 SIZES_SUITE(lab4_v1, merge_sizes, check_merge_like(1, LAB4_MERGE, *n))
@@ -236,13 +240,11 @@ static void check_lbs_offsets(const int64_t *offsets, size_t objs, const char *w
     lab4_problem_destroy(p);
 }
 
-ParameterizedTestParameters(lab4_v3, sizes)
-{
-    return cr_make_param_array(lbs_shape, lbs_shapes, COUNT(lbs_shapes));
-}
+ParameterizedTestParameters(lab4_v3, sizes) { return KIT_TEST_PARAMS(lbs_shape, lbs_shapes, outs); }
 
 ParameterizedTest(lbs_shape *shape, lab4_v3, sizes)
 {
+    KIT_CASE("outputs=%zu,objects=%zu", shape->outs, shape->objs);
     KIT_TEST_REQUIRE_GPU();
     int64_t *off = malloc((shape->objs + 1) * sizeof(int64_t));
     lab4_make_offsets(off, shape->objs, shape->outs, 11 + shape->outs);
