@@ -4,8 +4,8 @@
 # solutions (tools/grade/dist-check.sh), and unpacked alone it builds and every
 # command its pages give a student works (tools/student-check.sh).
 #
-# What ships: every tracked file but solutions/, .ci/, the walkthrough reports and
-# the measurements that quote solution code (plots/data: profiler dumps of source
+# What ships: every tracked file but solutions/ (with the answer keys and the trial
+# reports), .ci/, and the measurements that quote solution code (plots/data: profiler dumps of source
 # lines), plus, for the speed self-check of make grade, one stripped reference
 # executable per lab and architecture of REF_ARCH (reference/sm_XY/labN: SASS only,
 # no PTX, no line table, no symbols; default: ARCH when it names one, else this
@@ -21,10 +21,6 @@ rm -rf dist && mkdir -p "dist/$name"
 mapfile -t files < <(git ls-files | grep -v '^solutions/\|^\.ci/')
 mapfile -t quoting < <(bash tools/grade/dist-check.sh quoting $(printf '%s\n' "${files[@]}" | grep '^plots/data/'))
 for f in "${files[@]}"; do
-    if [[ $f == plots/data/walkthrough_* ]]; then
-        echo "dist: left out $f (a walkthrough: the traps of the steps)"
-        continue
-    fi
     if [[ " ${quoting[*]} " == *" $f "* ]]; then
         echo "dist: left out $f (it quotes solution code)"
         continue
