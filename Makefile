@@ -9,7 +9,7 @@
 #
 # Variables: ARCH=sm_90 (default: the last build's, else the local GPU, else sm_75),
 #            EMU=1 (the CPU emulator; the default where nvcc is missing),
-#            NVCC=/path/to/nvcc, LAB=N for grade/sanitize, GRADE_FORMAT=tap|json,
+#            NVCC=/path/to/nvcc, LAB=N for grade/sanitize, GRADE_FORMAT=tap|json|xml,
 #            NCCL_HOME=/path (lab6 only: where NCCL is; NCCL_HOME=none builds without it).
 
 SHELL := /bin/bash
@@ -29,7 +29,7 @@ endif
 CC ?= gcc
 # Goals that compile nothing leave it alone (make help on a machine without a GPU
 # must not turn the next build into an sm_75 one).
-NO_BUILD_GOALS := help deps labs check-labs plots tables check-tables site site-test clean
+NO_BUILD_GOALS := help deps labs check-labs plots tables check-tables check-data site site-test clean
 ifneq ($(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
 $(shell mkdir -p build; [ "$$(cat $(ARCH_STAMP) 2>/dev/null)" = "$(ARCH)" ] || echo "$(ARCH)" > $(ARCH_STAMP))
 $(shell [ "$$(cat build/last-emu 2>/dev/null)" = "$(EMU)" ] || echo "$(EMU)" > build/last-emu)
@@ -70,6 +70,8 @@ else
 BUILD_NUMS := $(filter-out $(NCCL_LABS),$(LAB_NUMS))
 endif
 comma := ,
+empty :=
+space := $(empty) $(empty)
 NCCL_WHERE := $(if $(NCCL_HOME),NCCL_HOME=$(NCCL_HOME),$(CUDA_HOME)/{include$(comma)lib64$(comma)lib}$(comma) /usr and /usr/local)
 # Every target of a lab that needs NCCL, where there is none: this advice, exit status 2.
 define NCCL_ADVICE
@@ -104,7 +106,8 @@ lab_src = $(wildcard $(1)/$(2)/*.c $(1)/$(2)/*.cu)
 lab_obj = $(patsubst %,$(BUILD)/%.o,$(call lab_src,$(1),$(2)))
 lab_lib_obj = $(filter-out %/main.c.o,$(call lab_obj,$(1),$(2)))
 
-.PHONY: all help deps labs check-labs test grade profile sanitize plots tables check-tables bench dist clean site site-test FORCE
+.PHONY: all help deps labs check-labs test grade grade-submission grade-self-build grade-judge-build grade-worker-build \
+        profile sanitize plots tables check-tables check-data check-figures bench dist clean site site-test
 
 ifeq ($(SOURCE_TREE),solutions)
 all: $(addprefix solution,$(BUILD_NUMS)) $(addprefix lab,$(BUILD_NUMS))
@@ -122,9 +125,12 @@ help:
 	@echo "  make all             build every lab and every solution"
 	@echo "  make test            build everything, run the CPU suites and the GPU suites (without a GPU:"
 	@echo "                       under the CPU emulator, on the suites' small sizes)"
-	@echo "  make grade LAB=N     run lab N's GPU suite on the student's code: correctness per step, then"
-	@echo "                       speed per step against the reference on this GPU (labN-*/speed.cfg)"
-	@echo "                       (GRADE_FORMAT=tap, json or xml: Criterion's report plus a labN_speed suite)"
+	@echo "  make grade LAB=N     the self-check: lab N's steps' tests on labs/, then each step's speed"
+	@echo "                       against the reference on this GPU (labN-*/speed.cfg); reports in"
+	@echo "                       build/grade/self/labN/ (GRADE_FORMAT=tap, json or xml prints that report)"
+	@echo "  make grade-submission LAB=N SUB=PATH [OUT=DIR]   the grade for credit (instructor's tree, GPU):"
+	@echo "                       only the files a student hands in, run apart, judged by code that holds"
+	@echo "                       none of theirs; Gradescope results.json, junit.xml, results.tap (docs/instructors.md)"
 	@echo "  make profile LAB=N VARIANT=slug   Nsight Compute on one variant next to the step before it:"
 	@echo "                       DRAM % of peak, occupancy, top stall, bank conflicts, instructions"
 	@echo "                       (N_SIZE=2^24, PREV=slug|none, ARGS='--type i64'; report in build/profile/)"
@@ -137,18 +143,21 @@ help:
 	@echo "  make plots           render plots/*.png from plots/data/*.csv with gnuplot"
 	@echo "  make tables          fill the results tables of lectures, notebooks and sheets from plots/data"
 	@echo "  make check-tables    fail if a committed table differs from its CSV (CI runs it)"
+	@echo "  make check-data      fail if a file under plots/data/ is referenced nowhere (CI runs it)"
+	@echo "  make check-figures   fail if a figure drawn from a trace no longer matches the code (CI runs it)"
 	@echo "  (lab5 tuning)        bash plots/bench-lab5.sh --build-tune DIR, then --tune DIR OUT on the GPU:"
-	@echo "                       onesweep's tile shapes (lab5.h) side by side with CUB"
-	@echo "  make dist            pack a student copy (no solutions/) into dist/cuda-kit-student.tar.gz,"
-	@echo "                       then unpack it alone and run every command its README, sheets and lectures give;"
-	@echo "                       it ships the reference objects for the speed score (REF_ARCH='sm_80 sm_90')"
+	@echo "                       onesweep's tile shapes (lab5_shapes.h) side by side with CUB"
+	@echo "  make dist            pack a student copy (no solutions/) into dist/cuda-kit-student-VERSION.tar.gz,"
+	@echo "                       fail if it quotes a solution line or holds PTX, then unpack it alone and run"
+	@echo "                       every command its pages give; it ships stripped reference executables for"
+	@echo "                       the speed self-check (REF_ARCH='sm_80 sm_90')"
 	@echo "  make site            render README, lectures, exercise sheets and results into site/ (pandoc)"
 	@echo "  make site-test       open every page of site/ in headless Chromium: links, images, console"
 	@echo "                       (part of make test when Chromium is installed; SITE_TEST=0 leaves it out)"
 	@echo "  make clean           remove build outputs"
 	@echo "Variables: ARCH=sm_90 (default: the last build's; first build native, sm_75 without a GPU), NVCC=path, LAB=N, GRADE_FORMAT=tap|json|xml,"
 	@echo "           EMU=1 (the CPU emulator, the default without nvcc; KIT_EMU_SEED, KIT_EMU_GPUS: common/emu/README.md),"
-	@echo "           SPEED_RUNS=3 (alternating timed runs per side), REF_ARCH (make dist), SITE_TEST=0,"
+	@echo "           SPEED_ROUNDS=5 SPEED_REPS=10 (the speed race), GRADE_SPEED=0, REF_ARCH (make dist), SITE_TEST=0,"
 	@echo "           NCCL_HOME=path (where NCCL is; lab6 only, NCCL_HOME=none builds without it)"
 	@echo "lab6 (several GPUs, NCCL): $(if $(HAVE_NCCL),NCCL found ($(NCCL_LIB)),NCCL not found: lab6 is left out; 'make lab6' says how to get it)"
 
@@ -234,6 +243,80 @@ $(EMU_BUILD)/common/emu/%.cc.o: common/emu/%.cc
 	@mkdir -p $(dir $@)
 	$(CXX) -std=c++17 -O2 -g -Wall -Wextra -I$(EMU_INC) -MMD -MP -c $< -o $@
 
+# ---- grading (tools/grade/, tools/grade.sh, tools/grade-submission.sh) -------------------
+# For credit, a submission's files run in a worker and a judge that holds none of them
+# decides (tools/grade/replay.h): the judge of lab N is the lab's GPU suite and every
+# file but the student's, with a stand-in that replays the worker's record for each
+# function of tools/grade/labN.calls; the worker links the submission's files in their
+# place, each call wrapped and recorded. Both watch the CUDA calls that make the tests'
+# buffers and events (tools/grade/replay_cuda.cu). The speed drivers are the lab's
+# driver with the speed probe, raced by tools/grade/race.c.
+GRADE_BUILD := $(BUILD)/grade
+GRADE_RUNTIME_CALLS := cudaMalloc cudaFree cudaMallocHost cudaHostAlloc cudaFreeHost cudaEventCreate \
+                       cudaEventCreateWithFlags cudaEventDestroy cudaEventRecord cudaEventRecordWithFlags
+linker_wraps = $(foreach f,$(1),-Xlinker --wrap=$(f))
+grade_calls = $(shell sed -n 's/^GRADE_CALL.[^,]*, *\([A-Za-z0-9_]*\),.*/\1/p' tools/grade/lab$(1).calls 2>/dev/null)
+# The files of a lab a student hands in: those with a BEGIN SOLUTION region.
+handin_files = $(notdir $(shell grep -l '// BEGIN SOLUTION' $(wildcard solutions/$(1)/*) /dev/null 2>/dev/null))
+# The lab's other objects: what the judge and the worker share.
+kept_obj = $(filter-out $(foreach f,$(call handin_files,$(1)),%/$(f).o),$(call lab_lib_obj,solutions,$(1)))
+GRADE_HOOK_OBJ := $(GRADE_BUILD)/case.c.o $(GRADE_BUILD)/report_hook.c.o
+GRADE_REPLAY_OBJ := $(GRADE_BUILD)/replay.c.o $(GRADE_BUILD)/replay_cuda.cu.o
+# The worker runs the suite without Criterion's runner (tools/grade/worker_main.c):
+# its objects see tools/grade/worker_criterion/ as Criterion.
+WORKER_CRITERION := -Itools/grade/worker_criterion
+GRADE_WORKER_OBJ := $(patsubst %,$(GRADE_BUILD)/worker/%.c.o,case replay worker_main) $(GRADE_BUILD)/replay_cuda.cu.o
+GRADE_PROBE_LINK := $(call linker_wraps,kit_run_cases)
+GRADE_TOOLS := $(GRADE_BUILD)/contain $(GRADE_BUILD)/race
+
+$(GRADE_BUILD)/%.c.o: tools/grade/%.c tools/grade/replay.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_KIT) -c $< -o $@
+$(GRADE_BUILD)/worker/%.c.o: tools/grade/%.c tools/grade/replay.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_KIT) $(WORKER_CRITERION) -c $< -o $@
+$(GRADE_BUILD)/worker/test_lab%.c.o: tests/gpu/test_lab%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_KIT) $(WORKER_CRITERION) $(TEST_INCLUDES) -c $< -o $@
+$(GRADE_BUILD)/%.cu.o: tools/grade/%.cu tools/grade/replay.h $(ARCH_STAMP)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVFLAGS) -c $< -o $@
+$(GRADE_BUILD)/contain $(GRADE_BUILD)/race: $(GRADE_BUILD)/%: tools/grade/%.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O2 -Wall -Wextra -o $@ $<
+
+# $(1) = N, $(2) = the lab's folder: the judge, the reference's speed driver, the
+# worker's own objects; for lab $(LAB) with GRADE_WORK=DIR (tools/grade-submission.sh)
+# also the worker and the speed driver of the submission in DIR/lab.
+define GRADE_RULES
+$(GRADE_BUILD)/judge_lab$(1).c.o $(GRADE_BUILD)/worker_lab$(1).c.o: $(GRADE_BUILD)/%_lab$(1).c.o: tools/grade/%.c tools/grade/lab$(1).calls tools/grade/replay.h
+	@mkdir -p $$(dir $$@)
+	$(CC) $(CFLAGS_KIT) -Isolutions/$(2) -Itools/grade -DGRADE_HEADER=lab$(1).h -DGRADE_CALLS=lab$(1).calls -c $$< -o $$@
+$(GRADE_BUILD)/judge_lab$(1): $(BUILD)/tests/gpu/test_lab$(1).c.o $(call kept_obj,$(2)) $(COMMON_OBJ) $(GRADE_BUILD)/judge_lab$(1).c.o $(GRADE_HOOK_OBJ) $(GRADE_REPLAY_OBJ)
+	$(NVCC) -arch=$(ARCH) -o $$@ $$^ -lcriterion $(call linker_wraps,$(GRADE_RUNTIME_CALLS)) $(call lab_ldlibs,$(1))
+$(GRADE_BUILD)/speed_lab$(1): $(call lab_obj,solutions,$(2)) $(COMMON_OBJ) $(GRADE_BUILD)/speed_probe.c.o
+	$(NVCC) -arch=$(ARCH) -o $$@ $$^ $(GRADE_PROBE_LINK) $(call lab_ldlibs,$(1))
+ifneq ($(and $(GRADE_WORK),$(filter $(LAB),$(1))),)
+$(GRADE_WORK)/worker: $(GRADE_BUILD)/worker/test_lab$(1).c.o $(call kept_obj,$(2)) $(call handin_obj,$(2)) $(COMMON_OBJ) $(GRADE_BUILD)/worker_lab$(1).c.o $(GRADE_WORKER_OBJ)
+	$(NVCC) -arch=$(ARCH) -o $$@ $$^ $(call linker_wraps,$(GRADE_RUNTIME_CALLS) $(call grade_calls,$(1))) $(call lab_ldlibs,$(1))
+$(GRADE_WORK)/speed: $(BUILD)/solutions/$(2)/main.c.o $(call kept_obj,$(2)) $(call handin_obj,$(2)) $(COMMON_OBJ) $(GRADE_BUILD)/speed_probe.c.o
+	$(NVCC) -arch=$(ARCH) -o $$@ $$^ $(GRADE_PROBE_LINK) $(call lab_ldlibs,$(1))
+endif
+endef
+# The submission's objects: its .c and .cu files, compiled in GRADE_WORK with the
+# submission's lab folder and a copy of common/ as the only include paths of the kit
+# (a file of the submission cannot reach solutions/ through them).
+handin_obj = $(patsubst %,$(GRADE_WORK)/obj/%.o,$(filter %.c %.cu,$(call handin_files,$(1))))
+ifneq ($(GRADE_WORK),)
+HANDIN_INCLUDES := -I$(GRADE_WORK)/lab -I$(GRADE_WORK)/common
+$(GRADE_WORK)/obj/%.cu.o: $(GRADE_WORK)/lab/%.cu $(ARCH_STAMP)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(filter-out -Icommon,$(NVFLAGS)) $(HANDIN_INCLUDES) -c $< -o $@
+$(GRADE_WORK)/obj/%.c.o: $(GRADE_WORK)/lab/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(filter-out -Icommon,$(CFLAGS_KIT)) $(HANDIN_INCLUDES) -c $< -o $@
+endif
+
 # ---- one lab: ./labN, ./solutionN and its grading binary ---------------------------
 lab_ldlibs = $(LDLIBS) $(if $(filter $(1),$(NCCL_LABS)),$(NCCL_LDLIBS))
 # A driver's objects ($(1) = solutions|labs, $(2) = lab dir) and its link (for lab
@@ -250,8 +333,12 @@ ifeq ($(SOURCE_TREE),solutions)
 solution$(1): $(call driver_objs,solutions,$(2))
 	$(call link_driver,$(1))
 endif
-$(BUILD)/tests/grade_lab$(1): $(BUILD)/tests/grade/test_lab$(1).c.o $(call lab_lib_obj,labs,$(2)) $(COMMON_OBJ)
+# make grade's suite: the GPU suite on labs/, reporting each case (tools/grade/report_hook.c).
+$(BUILD)/tests/grade_lab$(1): $(BUILD)/tests/grade/test_lab$(1).c.o $(call lab_lib_obj,labs,$(2)) $(COMMON_OBJ) $(GRADE_HOOK_OBJ)
 	$(NVCC) -arch=$(ARCH) -o $$@ $$^ -lcriterion $(call lab_ldlibs,$(1))
+# make grade's speed side: ./labN's objects with the speed probe (tools/grade/speed_probe.c).
+$(GRADE_BUILD)/self_speed_lab$(1): $(call lab_obj,labs,$(2)) $(COMMON_OBJ) $(GRADE_BUILD)/speed_probe.c.o
+	$(NVCC) -arch=$(ARCH) -o $$@ $$^ $(GRADE_PROBE_LINK) $(call lab_ldlibs,$(1))
 # This lab's suites alone (its GPU suite and tests/cpu/test_lab$(1)_*.c), for working on one lab.
 # With EMU=1, the same suites under the CPU emulator.
 $(BUILD)/tests/test_lab$(1): $(if $(filter 1,$(EMU)),$(patsubst %,$(EMU_BUILD)/%.o,tests/gpu/test_lab$(1).c $(wildcard tests/cpu/test_lab$(1)_*.c)) $(call emu_lab_lib_obj,$(SOURCE_TREE),$(2)) $(EMU_COMMON_OBJ) $(EMU_RUNTIME_OBJ),$(BUILD)/tests/gpu/test_lab$(1).c.o $(patsubst %,$(BUILD)/%.o,$(wildcard tests/cpu/test_lab$(1)_*.c)) $(call lab_lib_obj,$(SOURCE_TREE),$(2)) $(COMMON_OBJ)) $(EMU_STAMP)
@@ -261,16 +348,7 @@ $(BUILD)/tests/grade/test_lab$(1).c.o: tests/gpu/test_lab$(1).c
 	@mkdir -p $$(dir $$@)
 	$(CC) $(CFLAGS_KIT) -Ilabs/$(2) -Itests -c $$< -o $$@
 ifeq ($(SOURCE_TREE),solutions)
-# The reference objects of lab $(1) for the student copy's speed score (make dist).
-$(BUILD)/reference/$(ARCH)/liblab$(1).a: $(call lab_lib_obj,solutions,$(2))
-	@mkdir -p $$(dir $$@) && rm -f $$@ && ar rcs $$@ $$^
-else
-# The reference driver of lab $(1) in a student copy: the student's main.c linked with
-# the reference objects make dist shipped for this GPU (tools/speed.sh reference-lib).
-$(BUILD)/reference/lab$(1): $(BUILD)/labs/$(2)/main.c.o $(COMMON_OBJ) FORCE
-	@rm -f $$@ && mkdir -p $$(dir $$@)
-	@lib=$$$$(bash tools/speed.sh reference-lib $(1)) && \
-	  $(NVCC) -arch=$(ARCH) -o $$@ $(BUILD)/labs/$(2)/main.c.o $$$$lib $(COMMON_OBJ) $(LDLIBS)
+$(call GRADE_RULES,$(1),$(2))
 endif
 endef
 define LAB_WITHOUT_NCCL_RULES
@@ -304,6 +382,29 @@ $(EMU_BUILD)/tests/kit_tests: $(EMU_TEST_OBJ) $(EMU_TEST_LIBS) $(EMU_COMMON_OBJ)
 	@mkdir -p $(dir $@)
 	$(CXX) -o $@ $^ -lcriterion $(EMU_LDLIBS)
 
+# ---- the student copy's reference (make dist: tools/dist.sh) -------------------------------
+# What make grade's speed self-check races in a student copy: lab N's reference driver
+# with the speed probe, for one architecture REF_SM=XY (reference/sm_XY/labN): machine
+# code (SASS) only, no PTX and no line table, host symbols stripped, source paths
+# named as the student's (labs/...). An executable: no submission can link it.
+ifneq ($(REF_SM),)
+REF_OUT := $(BUILD)/reference/sm_$(REF_SM)
+REF_PATHS := -fmacro-prefix-map=$(CURDIR)/= -fmacro-prefix-map=solutions/=labs/
+REF_NVFLAGS := -O3 -std=c++17 -gencode arch=compute_$(REF_SM),code=sm_$(REF_SM) -Icommon \
+               -Xcompiler -Wall,-Wextra,$(subst $(space),$(comma),$(REF_PATHS))
+$(REF_OUT)/%.cu.o: %.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) $(REF_NVFLAGS) -I$(dir $<) -c $< -o $@
+$(REF_OUT)/%.c.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(filter-out -MMD -MP,$(CFLAGS_KIT)) $(REF_PATHS) -I$(dir $<) -c $< -o $@
+define REF_RULES
+$(REF_OUT)/lab$(1): $(patsubst %,$(REF_OUT)/%.o,$(call lab_src,solutions,$(2)) $(COMMON_SRC) tools/grade/speed_probe.c)
+	$(NVCC) -o $$@ $$^ $(GRADE_PROBE_LINK) -Xlinker --strip-all $(call lab_ldlibs,$(1))
+endef
+$(foreach d,$(BUILD_DIRS),$(eval $(call REF_RULES,$(call lab_num,$(d)),$(d))))
+endif
+
 # Criterion forks a worker per test; GPU tests must not share the device: -j1.
 # Without a GPU (or with EMU=1) the GPU suites run under the CPU emulator instead of
 # being skipped, one worker per core (no device to share), on the sizes it emulates
@@ -317,7 +418,10 @@ TEST_BIN := $(if $(TEST_EMULATED),$(EMU_BUILD)/tests/kit_tests,$(BUILD)/tests/ki
 TEST_JOBS := $(if $(TEST_EMULATED),$(shell nproc 2>/dev/null || echo 1),1)
 TEST_TAP := $(BUILD)/tests/kit_tests.tap
 # (With nvcc but no GPU, the GPU build of the suites is still linked: it must build.)
-test: all $(TEST_BIN) $(if $(and $(TEST_EMULATED),$(NVCC_FOUND),$(filter-out 1,$(EMU))),$(BUILD)/tests/kit_tests)
+# The grader's CPU tests use its tools; in the instructor's tree with nvcc they also
+# read every lab's judge (tests/cpu/test_grade.c).
+GRADE_TEST_DEPS := $(GRADE_TOOLS) $(if $(and $(NVCC_FOUND),$(filter solutions,$(SOURCE_TREE))),$(BUILD_NUMS:%=$(GRADE_BUILD)/judge_lab%))
+test: all $(TEST_BIN) $(if $(and $(TEST_EMULATED),$(NVCC_FOUND),$(filter-out 1,$(EMU))),$(BUILD)/tests/kit_tests) $(GRADE_TEST_DEPS)
 ifeq ($(SOURCE_TREE),solutions)
 	@$(if $(TEST_EMULATED),echo "$(if $(HAVE_GPU),EMU=1,no GPU visible (nvidia-smi)): the GPU suites run under the CPU emulator (correctness only, sizes up to KIT_EMU_TEST_MAX_N); TEST_ARGS=--verbose shows each test",true)
 	@$(if $(TEST_EMULATED),OMP_WAIT_POLICY=passive) timeout $(TEST_TIMEOUT) $(TEST_BIN) -j$(TEST_JOBS) --short-filename --tap=$(TEST_TAP) $(TEST_ARGS); \
@@ -330,25 +434,43 @@ else
 endif
 	@$(SITE_TEST_RUN)
 
+# The grade targets need LAB: missing, or not a lab, is one line and exit status 2.
+GIVEN_LAB := $(LAB)
+GRADE_GOAL := $(firstword $(filter grade $(if $(filter solutions,$(SOURCE_TREE)),grade-submission),$(MAKECMDGOALS)))
+ifneq ($(GRADE_GOAL),)
+ifeq ($(GIVEN_LAB),)
+$(error make $(GRADE_GOAL): say which lab: make $(GRADE_GOAL) LAB=N (N = $(LAB_NUMS)))
+else ifeq ($(filter $(GIVEN_LAB),$(LAB_NUMS)),)
+$(error make $(GRADE_GOAL): LAB=$(GIVEN_LAB) is not a lab of this kit (labs: $(LAB_NUMS)))
+endif
+endif
 LAB ?= 0
 GRADE_FORMAT ?= score
-# The speed score compares ./labN with the reference driver: ./solutionN in the
-# instructor's tree, the shipped reference objects in a student copy. A reference
-# that cannot be had (no GPU, another architecture) leaves the speed unscored, with
-# the reason, and the correctness score stands.
-REFERENCE_BIN := $(if $(filter solutions,$(SOURCE_TREE)),solution$(LAB),$(BUILD)/reference/lab$(LAB))
-ifneq ($(and $(HAVE_GPU),$(filter-out 1,$(EMU))),)
-grade: $(BUILD)/tests/grade_lab$(LAB) lab$(LAB)
-	@mkdir -p $(BUILD)/reference && \
-	  $(MAKE) -s --no-print-directory $(REFERENCE_BIN) >$(BUILD)/reference/why.txt 2>&1 || true
-	@SPEED_STUDENT=./lab$(LAB) SPEED_REFERENCE=./$(REFERENCE_BIN) \
-	  bash tools/grade.sh $(BUILD)/tests/grade_lab$(LAB) $(LAB) $(GRADE_FORMAT)
-else
-# Without a GPU (or with EMU=1) there is nothing to grade: an emulated run is not a grade.
+# make grade LAB=N: the self-check. Lab N's grading selection of its GPU suite on
+# labs/, then the speed of each step against the reference: in the instructor's tree
+# the reference's speed driver built here, in a student copy the stripped executable
+# make dist shipped (reference/sm_XY/labN). tools/grade.sh checks the GPU before it
+# builds anything; without a GPU, or with EMU=1, it grades nothing: an emulated
+# run is not a grade.
 grade:
-	@echo "make grade: $(if $(HAVE_GPU),EMU=1 runs the kernels on the CPU emulator,no GPU here (nvidia-smi)), and an emulated run is not a grade." >&2
-	@echo "  'make test' checks lab $(LAB) under the CPU emulator (correctness only, nothing timed); a grade needs a GPU." >&2
-	@exit 2
+	@EMU=$(EMU) bash tools/grade.sh "$(GIVEN_LAB)" "$(GRADE_FORMAT)"
+
+# What tools/grade.sh builds for lab $(LAB).
+grade-self-build: $(BUILD)/tests/grade_lab$(LAB) $(GRADE_BUILD)/self_speed_lab$(LAB) $(GRADE_TOOLS) \
+                  $(if $(filter solutions,$(SOURCE_TREE)),$(GRADE_BUILD)/speed_lab$(LAB))
+
+ifeq ($(SOURCE_TREE),solutions)
+# make grade-submission LAB=N SUB=PATH [OUT=DIR]: the grade for credit, in the
+# instructor's tree (tools/grade-submission.sh; reports in OUT, default
+# build/grade/submissions/NAME).
+grade-submission:
+	@NCCL_INC="$(NCCL_INC)" bash tools/grade-submission.sh "$(GIVEN_LAB)" "$(SUB)" "$(OUT)"
+
+# What tools/grade-submission.sh builds: the lab's judge and reference, then the
+# submission's worker and speed driver (GRADE_WORK=DIR).
+grade-judge-build: $(GRADE_BUILD)/judge_lab$(LAB) $(GRADE_BUILD)/speed_lab$(LAB) $(GRADE_TOOLS) \
+                   $(GRADE_BUILD)/worker/test_lab$(LAB).c.o $(GRADE_BUILD)/worker_lab$(LAB).c.o $(GRADE_WORKER_OBJ)
+grade-worker-build: $(GRADE_WORK)/worker $(GRADE_WORK)/speed
 endif
 
 # The driver of lab $(LAB) that a tree name picks: solutionN for solutions, else labN.
@@ -402,6 +524,19 @@ tables:
 check-tables:
 	@python3 tools/tables.py --check $(TABLE_DOCS) && echo "tables match plots/data"
 
+# Figures drawn from the kit's own traces must still match the code that prints
+# them (CI): lab 4's Merge Path grid (plots/lab4_merge_path_grid.gp).
+ifeq ($(SOURCE_TREE),solutions)
+check-figures: solution4
+	@./solution4 --trace | awk -f plots/lab4_trace.awk | cmp -s - plots/data/lab4_trace.csv || \
+	  { echo "plots/data/lab4_trace.csv is stale: ./solution4 --trace | awk -f plots/lab4_trace.awk > plots/data/lab4_trace.csv, then make plots" >&2; exit 1; }
+	@echo "figures match the traces of the code"
+endif
+
+# Every file under plots/data must be named somewhere outside it (CI).
+check-data:
+	@bash tools/check-data.sh
+
 # ---- starter code and the student copy (the instructor's tree only) ---------------------
 ifeq ($(SOURCE_TREE),solutions)
 labs:
@@ -419,7 +554,7 @@ dist:
 	@bash tools/dist.sh
 else
 # A student copy has no solutions/: say so instead of failing obscurely.
-STUDENT_COPY_REFUSES := labs check-labs dist $(addprefix solution,$(LAB_NUMS))
+STUDENT_COPY_REFUSES := labs check-labs dist grade-submission $(addprefix solution,$(LAB_NUMS))
 $(STUDENT_COPY_REFUSES):
 	@echo "make $@: this is a student copy (no solutions/): '$@' is for the instructor's tree" >&2; exit 2
 endif
@@ -427,6 +562,5 @@ endif
 clean:
 	rm -rf $(BUILD) dist site $(addprefix lab,$(LAB_NUMS)) $(addprefix solution,$(LAB_NUMS))
 
-FORCE:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -16,11 +16,13 @@
 #include <stdio.h>
 #include <cuda_runtime_api.h>
 
+#include "kit_hd.h" /* KIT_HD, KIT_FULL_MASK, kit_div_up */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* ---- status and exit codes ------------------------------------------------ */
+/* ---- status and exit codes (errors.c) ----------------------------------- */
 
 /* A launcher returns 0, a cudaError_t, or KIT_TODO for a step not written yet. */
 #define KIT_TODO 100000
@@ -30,7 +32,7 @@ enum { KIT_EXIT_OK = 0, KIT_EXIT_WRONG = 1, KIT_EXIT_USAGE = 2, KIT_EXIT_TODO = 
 
 const char *kit_status_name(kit_status s);
 
-/* ---- errors --------------------------------------------------------------- */
+/* ---- errors (errors.c) -------------------------------------------------- */
 
 /* Report a failed CUDA call with its text and file:line; evaluates to the error. */
 #define KIT_CHECK(call) kit_check_((call), #call, __FILE__, __LINE__)
@@ -43,6 +45,12 @@ int kit_launch_check_(const char *file, int line);
 
 /* Print to stderr and exit with status code. */
 void kit_die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
+/* Host allocation that exits 2 with a message naming what it was for. */
+void *kit_host_alloc(size_t bytes, const char *what);
+/* a * b, or exit 2 with what overflowed. */
+size_t kit_mul_or_die(size_t a, size_t b, const char *what);
+
+/* ---- progress (progress.c) ---------------------------------------------- */
 
 /* No run may look hung. Wrap a host step that can take a while (a CPU reference,
  * data for a large n) in kit_note_begin("building the CPU reference") ...
@@ -52,7 +60,7 @@ void kit_die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)
 void kit_note_begin(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 double kit_note_end(void);
 
-/* ---- sizes, statistics, random numbers ---------------------------------- */
+/* ---- sizes (options.c), statistics (timing.c), random numbers (random.c) --- */
 
 /* Parse "1048576", "2^20", "2^20+7", "2^24-1" or "1<<20" into *out.
  * Returns 0, or -1 for anything else (negative, garbage, overflow). */
@@ -78,14 +86,14 @@ void kit_fill_i64(int64_t *a, size_t n, uint64_t seed, int64_t lo, int64_t hi);
 void kit_fill_f32(float *a, size_t n, uint64_t seed, float lo, float hi);
 void kit_fill_f64(double *a, size_t n, uint64_t seed, double lo, double hi);
 
-/* The CPU references' radix sort: the n words, and their payloads when payload is not
+/* The CPU references' radix sort (radix_sort.c): the n words, and their payloads when payload is not
  * NULL, sorted in place by word, stably (equal words keep their input order). Four
  * passes over 8-bit digits, least significant first, each split over the OpenMP
  * threads: a count per thread's contiguous part, one scan in (digit, thread) order,
  * then each thread moves its part. */
 void kit_radix_sort_u32(uint32_t *word, uint32_t *payload, size_t n);
 
-/* ---- the lab description and options ------------------------------------ */
+/* ---- the lab description and options (options.c) ------------------------ */
 
 typedef struct {
     const char *slug; /* name on the command line, in the table and in the CSV */
@@ -161,7 +169,7 @@ int kit_variant_selected(const kit_options *opt, const char *slug);
  * Returns the count; sizes must hold 32 entries. */
 int kit_sizes(const kit_options *opt, const kit_lab *lab, size_t *sizes);
 
-/* ---- the device -------------------------------------------------------- */
+/* ---- the device (device.c, resident.c) ---------------------------------- */
 
 typedef struct {
     int id;
@@ -187,17 +195,30 @@ void kit_device_print(const kit_device *dev, FILE *to);
 
 /* Device allocation that fails with a clear message naming what it was for. */
 void *kit_device_alloc(size_t bytes, const char *what);
-void *kit_host_alloc(size_t bytes, const char *what);
 /* Exit 2 unless `bytes` more fit in free device memory (with headroom). */
 void kit_require_device_bytes(size_t bytes, const char *what);
-/* a * b, or exit 2 with what overflowed. */
-size_t kit_mul_or_die(size_t a, size_t b, const char *what);
+
+/* How many blocks of a kernel (threads per block, smem bytes of dynamic shared
+ * memory) the GPU `device` holds at once: the grid of a persistent kernel, one
+ * that loops over tiles whose number it learns on the device. The CUDA files ask
+ * through kit_resident_blocks (kit_cuda.cuh), which names the current device.
+ * A query answers for the current device, which is `device`: 0 or a CUDA error
+ * (reported). */
+typedef int (*kit_resident_query)(int device, const void *kernel, int threads, size_t smem, int *blocks);
+/* The plain query: the SMs x the blocks per SM the occupancy calculator allows
+ * (at least one per SM). */
+int kit_count_resident_blocks(int device, const void *kernel, int threads, size_t smem, int *blocks);
+/* query's answer, asked the first time a (device, kernel, threads, smem, query)
+ * comes and remembered after (not when it fails): a query may set the kernel's
+ * attributes first, and those too are per device. Thread-safe. */
+int kit_resident_blocks_on(int device, const void *kernel, int threads, size_t smem, kit_resident_query query,
+                           int *blocks);
 
 /* Fill bytes with a pattern no kernel writes by accident (0xA5 bytes), so that
  * an element a variant forgot to write fails the check. */
 int kit_poison(void *d_ptr, size_t bytes, cudaStream_t stream);
 
-/* ---- checking ---------------------------------------------------------- */
+/* ---- checking (compare.c; kit_download: device.c) ----------------------- */
 
 /* Each compare returns 0 when equal; otherwise 1 and a message naming the first
  * bad index, the expected and the got value (and how many differ). */
@@ -215,7 +236,7 @@ int kit_compare_f64(const double *got, const double *expected, size_t n, double 
 /* Copy n_bytes from the device into a fresh host buffer (caller frees). */
 void *kit_download(const void *d_ptr, size_t n_bytes);
 
-/* ---- cases, timing and the report -------------------------------------- */
+/* ---- cases, timing (timing.c) and the report (report.c) ----------------- */
 
 /* Enqueue the work of one case on the stream: 0, a cudaError_t, or KIT_TODO. */
 typedef int (*kit_run_fn)(void *ctx, cudaStream_t stream);
@@ -239,9 +260,6 @@ typedef struct {
 /* prepare, run once, wait, check: PASS, FAIL, TODO or ERROR with the reason.
  * The driver and the GPU tests both judge a case with this. */
 kit_status kit_check_case(const kit_case *c, cudaStream_t stream, char *why, size_t len);
-
-/* Blocks of `per_block` needed to cover `work` items. */
-static inline size_t kit_div_up(size_t work, size_t per_block) { return (work + per_block - 1) / per_block; }
 
 typedef struct {
     const char *lab, *type, *dist; /* for the table and CSV */

@@ -2,10 +2,72 @@
  * Parsing touches no CUDA state: --help and --list work without a GPU. */
 #include "kit.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Parse a non-negative decimal number at *p, advancing p. */
+static int parse_decimal(const char **p, unsigned long long *out)
+{
+    if (!isdigit((unsigned char)**p))
+        return -1;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(*p, &end, 10);
+    if (errno == ERANGE)
+        return -1;
+    *p = end;
+    *out = v;
+    return 0;
+}
+
+int kit_parse_size(const char *text, size_t *out)
+{
+    if (!text || !*text)
+        return -1;
+    const char *p = text;
+    unsigned long long base;
+    if (parse_decimal(&p, &base))
+        return -1;
+    unsigned long long value = base;
+    if (*p == '^' || (p[0] == '<' && p[1] == '<')) {
+        /* 2^K or 1<<K */
+        int caret = *p == '^';
+        p += caret ? 1 : 2;
+        unsigned long long k;
+        if (parse_decimal(&p, &k))
+            return -1;
+        if (caret && base != 2)
+            return -1;
+        if (!caret && base != 1)
+            return -1;
+        if (k >= 8 * sizeof(size_t))
+            return -1;
+        value = 1ull << k;
+        if (*p == '+' || *p == '-') {
+            int minus = *p == '-';
+            p++;
+            unsigned long long delta;
+            if (parse_decimal(&p, &delta))
+                return -1;
+            if (minus) {
+                if (delta > value)
+                    return -1;
+                value -= delta;
+            } else {
+                if (value + delta < value)
+                    return -1;
+                value += delta;
+            }
+        }
+    }
+    if (*p != '\0' || value > (unsigned long long)SIZE_MAX)
+        return -1;
+    *out = (size_t)value;
+    return 0;
+}
 
 const kit_variant_info *kit_variant_at(kit_variant_list list, int i)
 {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench-lab1.sh BINDIR OUTDIR [PART...]: lab1's measurements (PART: kwarp bars cas
-# ablation hint sass; default all of them; ablation-build only builds the -D binaries
+# ablation hint sass trace; default all of them; ablation-build only builds the -D binaries
 # BINDIR/solution1_NAME of the ablation and hint parts, with nvcc and the objects of
 # `make solution1`, no GPU needed: those parts build them themselves when missing).
 #   lab1_kwarp.csv     every variant, both operations, kwarp:K for K = 1..32 distinct
@@ -23,6 +23,9 @@
 #                      pays and where it costs
 #   lab1_sass.txt      the SASS of global-atomic's kernels around their atomics, if
 #                      cuobjdump is there (does the compiler aggregate on its own?)
+#   lab1_trace.txt     `--trace`: one warp of warp-ballot on Westphal's 8-lane example,
+#   lab1_trace.csv     checked against the host model, and as the CSV that
+#                      plots/lab1_trace.gp draws (lecture 1's aggregation figure)
 # The harness's --csv overwrites its file: each run goes to a temporary CSV and the
 # runs are concatenated under one header.
 set -euo pipefail
@@ -30,7 +33,7 @@ bindir=$1
 bin=$bindir/solution1
 out=$2
 shift 2
-parts=${*:-kwarp bars cas ablation hint sass}
+parts=${*:-kwarp bars cas ablation hint sass trace}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -91,7 +94,8 @@ build_one() {
     local name=$1 nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
     local arch lab=solutions/lab1-atomics o
     arch=$(cat build/last-arch)
-    local objs=(build/common/*.c.o)
+    local objs=() f
+    for f in common/*.c; do objs+=("build/$f.o"); done # not a glob of build/: no stale objects
     for o in build/$lab/*.o; do
         [[ $o == */v5_smem_warp.cu.o ]] || objs+=("$o")
     done
@@ -188,10 +192,15 @@ sass() {
     fi
 }
 
+trace() {
+    "$bin" --trace >"$out/lab1_trace.txt"
+    awk -v date="$(date +%F)" -f plots/lab1_trace.awk "$out/lab1_trace.txt" >"$out/lab1_trace.csv"
+}
+
 for part in $parts; do
     case $part in
-    kwarp | bars | cas | ablation | hint | sass) "$part" ;;
+    kwarp | bars | cas | ablation | hint | sass | trace) "$part" ;;
     ablation-build) ablation_build ;;
-    *) echo "bench-lab1: unknown part '$part' (kwarp bars cas ablation hint ablation-build sass)" >&2; exit 2 ;;
+    *) echo "bench-lab1: unknown part '$part' (kwarp bars cas ablation hint ablation-build sass trace)" >&2; exit 2 ;;
     esac
 done

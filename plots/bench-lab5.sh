@@ -19,7 +19,7 @@
 # concatenated under one header.
 set -euo pipefail
 
-# The builds of the tuning sweep: name and -D flags (lab5.h, lab5_rank.cuh, v3_onesweep.cu); the
+# The builds of the tuning sweep: name and -D flags (lab5_shapes.h); the
 # shapes of earlier runs are named in the first line of plots/data/lab5_tune_*.csv.
 TUNE_SHAPES=(
     "shipped:"
@@ -53,7 +53,8 @@ if [[ ${1:-} == --build-tune ]]; then
     # the flags of the Makefile's compile rules, plus the shape.
     for shape in "${TUNE_SHAPES[@]}"; do
         name=${shape%%:*} flags=${shape#*:}
-        objs=(build/$tree/lab5-sort/cub_ref.cu.o build/common/*.c.o)
+        objs=(build/$tree/lab5-sort/cub_ref.cu.o)
+        for f in common/*.c; do objs+=("build/$f.o"); done # not a glob of build/: no stale objects
         for f in $tree/lab5-sort/*.c; do
             o=$tmp/$(basename "$f").o
             cc -std=c11 -D_GNU_SOURCE -O2 -fopenmp -Icommon -I"${nvcc%/bin/nvcc}/include" -I$tree/lab5-sort \

@@ -1,4 +1,4 @@
-# data: lab3_i32.csv
+# data: lab3_i32_tiles20_h200.csv
 # lab3: every scan variant and CUB at n = 2^24 and 2^28 (exclusive int32), in
 # billions of items per second, with the memcpy rate of the same run as lines.
 call 'plots/style.gp' ARG1 ARG2

@@ -1,4 +1,4 @@
-# data: lab3_compact.csv
+# data: lab3_compact_tiles20_h200.csv
 # lab3: the compactions (Steps 3.6 and 3.8) and CUB's at n = 2^24, keep 50%, in
 # billions of items per second (items read), int32 and int64.
 call 'plots/style.gp' ARG1 ARG2

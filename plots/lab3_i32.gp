@@ -1,4 +1,4 @@
-# data: lab3_i32.csv
+# data: lab3_i32_tiles20_h200.csv
 # lab3: the decoupled look-back paper's chart remade: billions of int32 items per
 # second vs n for the copy limit, CUB and the multi-pass and single-pass scans.
 call 'plots/style.gp' ARG1 ARG2

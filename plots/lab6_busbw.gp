@@ -11,7 +11,7 @@ gpus = system(sprintf("sed -n 's/^# gpus=[0-9]*: //p' '%s' | sed 's/;.*//' | hea
 factor = G > 1 ? 2.0 * (G - 1) / G : 1.0
 rows(v) = sprintf("< awk -F, '$2 == \"%s\" && $14 == \"PASS\"' '%s'", v, csv)
 set title sprintf("lab6: all-reduce of floats on %d GPU(s) (%s)", G, gpus)
-set xlabel "message: n floats per GPU (bytes)"
+set xlabel "message per GPU, in bytes (n floats x 4)"
 set ylabel (G > 1 ? "bus bandwidth, GB/s (algbw x 2(G-1)/G)" : "algorithm bandwidth, GB/s (ring of one: busbw = 0)")
 set logscale x 2
 set format x "2^{%L}"

@@ -136,4 +136,48 @@ static inline void kit_test_expect_pass(kit_case c, const char *step, const char
  * odd size past 2^20. */
 #define KIT_TEST_SIZES 0, 1, 31, 32, 33, 1023, 1025, (1u << 20) + 7, 1u << 24
 
+/* ---- grading (tools/grade) -------------------------------------------------------
+ * Every case of a parameterised test has a name of its own in the grading reports
+ * (lab3_v5/sizes/n=1025): KIT_CASE("n=%zu", *n) is the first statement of its body.
+ * The grading programs define kit_test_case_name; elsewhere nothing does. */
+void kit_test_case_name(const char *name) __attribute__((weak));
+#define KIT_CASE(...)                                                 \
+    do {                                                              \
+        if (kit_test_case_name) {                                     \
+            char case_name_[192];                                     \
+            snprintf(case_name_, sizeof case_name_, __VA_ARGS__);     \
+            kit_test_case_name(case_name_);                           \
+        }                                                             \
+    } while (0)
+
+/* A parameterised suite's cases, each once (a size that two lists of edges both
+ * name runs one time). The grading selection: with KIT_GRADE_SELECTION=1 in the
+ * environment (make grade, make grade-submission) only the cases whose size is at
+ * most KIT_GRADE_MAX_N (every edge: 0, 1, warps, tiles, 2^20 + 7); the larger ones
+ * stay in make test. KIT_TEST_PARAMS(type, array, field): the cases of the array,
+ * where `field` is the size_t that sizes a case (KIT_TEST_SIZE_PARAMS for size_t). */
+#define KIT_GRADE_MAX_N ((size_t)1 << 21)
+static inline void kit_test_params_free(struct criterion_test_params *params) { cr_free(params->params); }
+static inline struct criterion_test_params kit_test_params(const void *array, size_t count, size_t size,
+                                                           size_t n_offset)
+{
+    const char *grading = getenv("KIT_GRADE_SELECTION");
+    int selection = grading && !strcmp(grading, "1");
+    char *kept = cr_malloc(count * size);
+    size_t k = 0;
+    for (size_t i = 0; i < count; i++) {
+        const char *item = (const char *)array + i * size;
+        size_t n, seen = 0;
+        memcpy(&n, item + n_offset, sizeof n);
+        while (seen < k && memcmp(kept + seen * size, item, size))
+            seen++;
+        if (seen == k && (!selection || n <= KIT_GRADE_MAX_N))
+            memcpy(kept + size * k++, item, size);
+    }
+    return (struct criterion_test_params){ .size = size, .params = kept, .length = k, .cleanup = kit_test_params_free };
+}
+#define KIT_TEST_PARAMS(type, array, field) \
+    kit_test_params((array), sizeof(array) / sizeof((array)[0]), sizeof(type), offsetof(type, field))
+#define KIT_TEST_SIZE_PARAMS(array) kit_test_params((array), sizeof(array) / sizeof((array)[0]), sizeof(size_t), 0)
+
 #endif

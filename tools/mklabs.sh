@@ -56,7 +56,9 @@ fi
 src=$1 dst=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-(cd "$src" && find . -type f | sort) | while read -r f; do
+# Only the lab folders: the rest of SRC (solutions/answers/, the answer keys) is
+# for instructors and never reaches the starter copy.
+(cd "$src" && find ./lab*-* -type f | sort) | while read -r f; do
     mkdir -p "$tmp/$(dirname "$f")"
     case $f in
     *.c | *.cu | *.cuh | *.h) strip_solutions "$src/$f" >"$tmp/$f" ;;

@@ -17,7 +17,11 @@ for gp in plots/*.gp; do
     fi
     # the same chart from the H100's CSV, where there is one (FILE_h100.csv -> NAME_h100.png)
     for gpu in "" _h100; do
-        csv=plots/data/${data%.csv}$gpu.csv
+        csv=plots/data/$data
+        if [[ -n $gpu ]]; then
+            [[ $data == *.csv ]] || continue # an H100 twin only for a CSV
+            csv=plots/data/${data%.csv}$gpu.csv
+        fi
         [[ -f $csv ]] || continue
         png=${gp%.gp}$gpu.png
         if gnuplot -c "$gp" "$csv" "$png"; then

@@ -2,7 +2,7 @@
 # profile.sh BINARY VARIANT [N [PREV [ARGS...]]]: one variant of a lab under Nsight
 # Compute, next to the step before it (make profile LAB=N VARIANT=slug).
 #
-# Each row the driver times runs inside an NVTX range named after it (common/device.c),
+# Each row the driver times runs inside an NVTX range named after it (common/timing.c),
 # so `ncu --nvtx --nvtx-include "slug/"` profiles exactly that variant's timed launches:
 # one timed run (--reps 1 --warmup 0), after the driver has checked the result.
 # The sections kept in the report are the ones the lectures reason with: speed of

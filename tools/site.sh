@@ -38,39 +38,81 @@ numbers=$({
 # A chart's caption: the comment lines of its gnuplot script after "# data:".
 chart_caption() { sed -n '2,/^[^#]/{/^#/{s/^# *//;p}}' "$1" | tr '\n' ' ' | sed 's/ *$//'; }
 
-# labs/labN-x/results.md: every CSV of lab N beside its charts, then other measurements.
+first_file() { [[ -f $1 ]] && echo "$1" || true; }
+
+# A chart with its CSV: the chart full width (a click opens it at full size), then
+# the table of the CSV it plots, open (`details` works without JavaScript).
+chart_section() {
+    local gp=$1 open=$2 csv png
+    csv=plots/data/$(sed -n '1s/^# data: *//p' "$gp")
+    png=${gp%.gp}.png
+    [[ -f $png && -f $csv ]] || return 0
+    echo
+    echo "### $(basename "$png" .png)"
+    echo
+    printf '<figure class="chart">\n\n[![%s](../../%s)](../../%s)\n\n' "$(chart_caption "$gp")" "$png" "$png"
+    printf '<figcaption>%s (click to enlarge; data: <code>%s</code>)</figcaption></figure>\n' \
+        "$(chart_caption "$gp" | sed 's/&/\&amp;/g; s/</\&lt;/g')" "${csv##*/}"
+    if [[ $csv != *.csv ]]; then # a chart drawn from a program's text output
+        printf '\nThe numbers: [%s](../../%s)\n' "${csv##*/}" "$csv"
+        return 0
+    fi
+    echo
+    printf '<details%s><summary>the numbers: %s</summary>\n<div class="table-wrap">\n' "$open" "${csv##*/}"
+    awk -f "$kit/csv2html.awk" -v name="${csv##*/}" "$csv"
+    printf '</div>\n</details>\n'
+}
+
+# labs/labN-x/results.md: first the charts lecture N shows (in its order), each with
+# its CSV; then the lab's other charts (ablations, tuning, other GPUs); then every
+# other measurement of the lab (a CSV no chart draws: tables one click away; text
+# files as links). The notebook (lectures/notebooks/) tells their story.
 write_results() {
-    local n=$1 name=$2 md=$3 csv gp png
+    local n=$1 md=$2 gp png csv lecture notebook
+    lecture=$(first_file lectures/"$(printf %02d "$n")"-*.md)
+    notebook=$(first_file lectures/notebooks/"$(printf %02d "$n")"-*.md)
+    local shown=() others=() drawn=" "
+    [[ -n $lecture ]] && mapfile -t shown < <(grep -o 'plots/lab'"$n"'[_.][A-Za-z0-9_]*\.png' "$lecture" |
+                                              awk '!seen[$0]++' | sed 's/\.png$/.gp/' |
+                                              while read -r g; do [[ -f $g ]] && echo "$g"; done)
+    for gp in plots/lab"$n".gp plots/lab"$n"_*.gp; do
+        [[ -f $gp ]] || continue
+        drawn+="$(sed -n '1s/^# data: *//p' "$gp") "
+        [[ " ${shown[*]} " == *" $gp "* ]] || others+=("$gp")
+    done
     {
         echo "# Lab $n: measured results"
         echo
-        echo "The latest measurements of lab $n, as committed in \`plots/data/\` (\`make bench\`"
-        echo "on a GPU writes them, \`make plots\` draws the charts). Each table is one CSV;"
-        echo "its caption names the GPU, the CUDA version and the date. Click a column head to"
-        echo "sort (with JavaScript off the rows stay in the order they were measured)."
-        for csv in plots/data/lab"$n".csv plots/data/lab"$n"_*.csv; do
-            [[ -f $csv ]] || continue
-            echo
-            echo "## ${csv##*/}"
-            echo
-            echo '<div class="result">'
-            for gp in plots/lab"$n"_*.gp plots/lab"$n".gp; do
-                [[ -f $gp && $(sed -n '1s/^# data: *//p' "$gp") == "${csv##*/}" ]] || continue
-                png=${gp%.gp}.png
-                [[ -f $png ]] && printf '\n![%s](../../%s)\n' "$(chart_caption "$gp")" "$png"
+        echo "What lab $n measured, as committed in \`plots/data/\` (\`make bench\` on a GPU"
+        echo "writes the CSVs, \`make plots\` draws the charts). Each table's caption names the"
+        echo "GPU, the CUDA version and the date; click a column head to sort."
+        [[ -n $notebook ]] && echo "The [lab's notebook](../../$notebook) tells how each measurement came about."
+        if ((${#shown[@]})); then
+            printf '\n## The charts of the lecture\n'
+            for gp in "${shown[@]}"; do chart_section "$gp" " open"; done
+        fi
+        if ((${#others[@]})) || compgen -G "plots/lab${n}_*_h100.png" >/dev/null; then
+            printf '\n## Other charts: ablations, tuning, other GPUs\n'
+            for gp in "${others[@]}"; do chart_section "$gp" ""; done
+            for gp in "${shown[@]}" "${others[@]}"; do
+                png=${gp%.gp}_h100.png
+                [[ -f $png ]] && printf '\n### %s\n\n<figure class="chart">\n\n[![%s](../../%s)](../../%s)\n\n<figcaption>The same chart from the H100 measurement (history: older code, on a GPU the kit no longer runs on).</figcaption></figure>\n' \
+                    "$(basename "$png" .png)" "$(basename "$png" .png)" "$png" "$png"
             done
-            echo
-            echo '<div class="table-wrap">'
+        fi
+        local listed=0
+        for csv in plots/data/lab"$n".csv plots/data/lab"$n"_*.csv; do
+            [[ -f $csv && $drawn != *" ${csv##*/} "* ]] || continue
+            ((listed++)) || printf '\n## Other measurements\n\nCSVs no chart draws: history, ablations and checks the notebook cites.\n'
+            printf '\n<details><summary>%s</summary>\n<div class="table-wrap">\n' "${csv##*/}"
             awk -f "$kit/csv2html.awk" -v name="${csv##*/}" "$csv"
-            echo '</div>'
-            echo
-            echo '</div>'
+            printf '</div>\n</details>\n'
         done
-        local others=(plots/data/lab"$n"_*.txt plots/data/lab"$n".txt)
-        local listed=0 txt
-        for txt in "${others[@]}"; do
+        local txt
+        for txt in plots/data/lab"$n"_*.txt plots/data/lab"$n".txt; do
             [[ -f $txt ]] || continue
-            ((listed++)) || printf '\n## Other measurements\n\n'
+            ((listed++)) || printf '\n## Other measurements\n'
+            echo
             echo "- [${txt##*/}](../../$txt)"
         done
     } >"$md"
@@ -86,10 +128,16 @@ for n in $numbers; do
         [[ -f $d/README.md ]] && add_page "$d/README.md" "labs/$name/README.html" "Lab $n sheet" "${d}README.md"
         if compgen -G "plots/data/lab${n}[._]*" >/dev/null; then
             mkdir -p "$work/labs/$name"
-            write_results "$n" "$name" "$work/labs/$name/results.md"
+            write_results "$n" "$work/labs/$name/results.md"
             add_page "$work/labs/$name/results.md" "labs/$name/results.html" "Lab $n results" "plots/data/lab$n*"
         fi
     done
+done
+# Appendix: the labs' notebooks (the measurement history behind each lecture), in lab order.
+for f in lectures/notebooks/[0-9][0-9]-*.md; do
+    [[ -f $f ]] || continue
+    n=${f#lectures/notebooks/}
+    add_page "$f" "${f%.md}.html" "Notebook $((10#${n%%-*}))" "$f"
 done
 
 # What links.lua needs: the repository path of every page (sheets under both
@@ -126,11 +174,16 @@ find . \( -name .git -o -path ./build -o -path ./dist -o -path ./solutions -o -p
         ((i == 0)) && continue
         case ${label[$i]} in
         Lecture*|Lab*) g=${label[$i]#* } g=${g%% *} ;;
+        Notebook*) g=notebooks ;;
         *) g="" ;;
         esac
         if [[ $g != "$group" ]]; then
             group=$g
-            printf '\n## Lab %s\n\n' "$g"
+            if [[ $g == notebooks ]]; then
+                printf '\n## Appendix: the labs'"'"' notebooks\n\n'
+            else
+                printf '\n## Lab %s\n\n' "$g"
+            fi
         fi
         repo=$(awk -F'\t' -v d="${dst[$i]}" '$2 == d { print $1; exit }' "$pages_file")
         title=$(title_of "${src[$i]}")
@@ -158,7 +211,7 @@ for i in "${!src[@]}"; do
     repo=$(awk -F'\t' -v d="$page" '$2 == d { print $1; exit }' "$pages_file")
     mkdir -p "$out/$(dirname "$page")"
     SITE_SOURCE=$repo SITE_OUTPUT=$page SITE_PAGES=$pages_file SITE_FILES=$files_file SITE_ASSETS=$assets_file \
-        pandoc -f gfm+implicit_figures -t html5 --standalone --wrap=preserve --template "$kit/template.html" \
+        pandoc -f gfm+implicit_figures+tex_math_dollars -t html5 --mathml --standalone --wrap=preserve --template "$kit/template.html" \
         --lua-filter "$kit/links.lua" --highlight-style=tango "${args[@]}" \
         -o "$out/$page" "${src[$i]}" || status=1
 done

@@ -3,9 +3,10 @@
 #   awk -f speed.awk [-v mode=table|tsv] [-v gate=1] SPEED.CFG TIMINGS CORRECTNESS
 #
 # SPEED.CFG    the lab's table: step row suite full zero [driver flags...]
-# TIMINGS      one line per driver run and step: who step run status ms
+# TIMINGS      one line per driver run and step: who step run status ms [clock_ms]
 #              (who: you | ref; status: PASS, FAIL, TODO, ERROR, MISSING...; ms: the
-#              row's median time, "-" when there is none)
+#              row's median time by the driver's CUDA events, "-" when there is none;
+#              clock_ms: the same runs on the grader's clock, tools/grade/race.c)
 # CORRECTNESS  one line per suite of the correctness run: suite pass|fail|notrun
 #              (with gate=1 a step scores speed only when its suite passed)
 #
@@ -13,6 +14,10 @@
 # reference's; score 1 while ratio <= full, 0 from ratio >= zero, linear between.
 # A run of yours that is not PASS (a wrong result, TODO, an error, no such row)
 # makes the step's score 0; a reference that is not PASS leaves it unscored.
+# With the grader's clock: the events leave out of each run what both drivers do
+# alike (reset, L2 flush, launch); when they leave out more of yours than of the
+# reference's (by over 10% of its clock + 0.02 ms), your driver's timing is not
+# trusted and the step scores 0.
 # mode=tsv prints: step row suite full zero you_ms ref_ms ratio score reason
 # (score "n/a" when unscored); mode=table (default) a table for people, and the
 # mean score of the scored steps. Exit status 2 on a malformed table.
@@ -40,7 +45,7 @@ function why_not(status) {
 }
 
 FILENAME == ARGV[1] {
-    if ($0 ~ /^[ \t]*(#|$)/) next
+    if ($0 ~ /^[ \t]*(#|$)/ || $1 == "speed-weight") next
     if (NF < 5) fail(sprintf("%s:%d: need: step row suite full zero [flags]", FILENAME, FNR))
     if (!number($4) || !number($5) || $4 + 0 < 1 || $5 + 0 <= $4 + 0)
         fail(sprintf("%s:%d: full (%s) and zero (%s) must be factors with 1 <= full < zero", FILENAME, FNR, $4, $5))
@@ -57,6 +62,7 @@ FILENAME == ARGV[2] {
         next
     }
     times[who, s, ++count[who, s]] = $5 + 0
+    if (NF >= 6 && number($6)) clocks[who, s, ++clock_count[who, s]] = $6 + 0
     next
 }
 { correct[$1] = $2 }
@@ -66,6 +72,10 @@ function score_step(s,    v, i, n) {
     if ((("ref", s) in broken) || !count["ref", s]) {
         score[s] = "n/a"
         reason[s] = "the reference " (("ref", s) in broken ? "did not run cleanly (" broken["ref", s] ")" : "was not timed")
+        if (broken["ref", s] ~ /^NEEDS_[0-9]+_GPUS$/) {
+            split(broken["ref", s], need, "_")
+            reason[s] = "not run: the row needs " need[2] " GPUs, this machine has fewer"
+        }
         return
     }
     n = count["ref", s]
@@ -77,6 +87,14 @@ function score_step(s,    v, i, n) {
     for (i = 1; i <= n; i++) v[i] = times["you", s, i]
     you_ms[s] = median(v, n)
     ratio[s] = ref_ms[s] > 0 ? you_ms[s] / ref_ms[s] : 0
+    if (clock_count["you", s] && clock_count["ref", s]) {
+        left_out = side_clock("you", s) - you_ms[s] - (side_clock("ref", s) - ref_ms[s])
+        if (left_out > 0.1 * side_clock("ref", s) + 0.02) {
+            score[s] = 0
+            reason[s] = sprintf("your driver's timing is not trusted: its events leave out %.3f ms a run more of the grader's clock than the reference's", left_out)
+            return
+        }
+    }
     if (gate && correct[suite_of[s]] != "pass") {
         score[s] = 0
         reason[s] = "correctness tests " (correct[suite_of[s]] == "fail" ? "failed" : "did not run") " (" suite_of[s] ")"
@@ -86,6 +104,11 @@ function score_step(s,    v, i, n) {
     else if (ratio[s] >= zero[s]) score[s] = 0
     else score[s] = (zero[s] - ratio[s]) / (zero[s] - full[s])
     reason[s] = sprintf("%.2fx the reference's time", ratio[s])
+}
+
+function side_clock(who, s,    v, i) {
+    for (i = 1; i <= clock_count[who, s]; i++) v[i] = clocks[who, s, i]
+    return median(v, clock_count[who, s])
 }
 
 function ms(x) { return x == "-" ? "-" : sprintf("%.4f", x) }

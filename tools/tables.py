@@ -30,8 +30,9 @@ Options (key=value, values with spaces in double quotes):
   fmt=%.2f            printf format of numeric cells (default: as in the CSV)
   scale=X             multiply numeric cells by X (0.01 turns % into a ratio)
 
-Each table is followed by its source line: the GPU, CUDA version and date from
-the CSV's first comment, and the file's path.
+Each table is followed by its source line: the GPU and CUDA version from the
+CSV's first comment, and the file's path; in a notebook (lectures/notebooks/)
+also the run's date (lectures and sheets carry no run dates).
 
 Usage: tables.py [--check] FILE.md...   (rewrites the blocks, or with --check
 says which are stale and exits 1)
@@ -72,13 +73,14 @@ def parse_spec(text):
     return spec
 
 
-def pairs(text):
-    """'a=x;b=y' -> {'a': 'x', 'b': 'y'}"""
+def pairs(text, label=False):
+    """'a=x;b=y' -> {'a': 'x', 'b': 'y'}. A label's key may itself hold '='
+    (label-cols="G=2 chunks=4=4 chunks"): labels split at the last '='."""
     out = {}
     for item in filter(None, (s.strip() for s in (text or "").split(";"))):
         if "=" not in item:
             raise SpecError("'%s' is not key=value" % item)
-        key, value = item.split("=", 1)
+        key, value = item.rsplit("=", 1) if label else item.split("=", 1)
         out[key.strip()] = value.strip()
     return out
 
@@ -101,7 +103,7 @@ def read_csv(name):
     return path, comments, rows
 
 
-def source_line(path, comments):
+def source_line(path, comments, dated):
     facts = {}
     if comments:
         for part in comments[0].lstrip("# ").split(";"):
@@ -109,7 +111,7 @@ def source_line(path, comments):
                 key, value = part.split("=", 1)
                 facts[key.strip()] = value.strip()
     where = ", ".join(x for x in (facts.get("gpu"), facts.get("cuda") and "CUDA " + facts["cuda"],
-                                  facts.get("date")) if x)
+                                  dated and facts.get("date")) if x)
     return "*Measured%s: `%s`.*" % (" on " + where if where else "", path)
 
 
@@ -204,7 +206,7 @@ def pivot(rows, spec):
             return cell_text(repr(v[0]), spec) + "-" + cell_text(repr(v[1]), spec)
         return cell_text(v if isinstance(v, str) else repr(v), spec)
 
-    rlabels, clabels = pairs(spec.get("label-rows")), pairs(spec.get("label-cols"))
+    rlabels, clabels = pairs(spec.get("label-rows"), True), pairs(spec.get("label-cols"), True)
     head = [spec.get("corner", rkey)] + [clabels.get(c, c) for c in cnames]
     body = [[rlabels.get(rn, rn)] + [show(rn, cn) for cn in cnames] for rn in rnames]
     return markdown(head, body)
@@ -220,7 +222,7 @@ def listing(rows, spec):
         key = cols[0]
         rows = [r for name in ordered([r[key] for r in rows], order) for r in rows if r[key] == name]
     heads = pairs(spec.get("headers"))
-    rlabels = pairs(spec.get("label-rows"))
+    rlabels = pairs(spec.get("label-rows"), True)
     body = []
     for r in rows:
         line = [cell_text(r[c], spec) for c in cols]
@@ -229,14 +231,14 @@ def listing(rows, spec):
     return markdown([heads.get(c, c) for c in cols], body)
 
 
-def render(spec_text):
+def render(spec_text, dated):
     spec = parse_spec(spec_text)
     path, comments, rows = read_csv(spec["csv"])
     rows = keep(rows, spec.get("where"))
     if not rows:
         raise SpecError("no row of %s matches where=%s" % (path, spec.get("where", "")))
     lines = listing(rows, spec) if "show" in spec else pivot(rows, spec)
-    return lines + ["", source_line(path, comments)]
+    return lines + ["", source_line(path, comments, dated)]
 
 
 def regenerate(text, name):
@@ -255,7 +257,7 @@ def regenerate(text, name):
         if end == len(lines):
             raise SpecError("%s:%d: a table block without '%s'" % (name, i, END))
         try:
-            out += render(m.group(1))
+            out += render(m.group(1), "notebooks/" in name)
         except SpecError as e:
             raise SpecError("%s:%d: %s" % (name, i, e))
         out.append(END)

@@ -31,8 +31,6 @@ function tap_reason(line,    w) {
 # As a report on its own, awk -v report=KIND -f tools/tap.awk FILE.tap:
 #   notrun  "COUNT REASON": how many tests were not run (skipped) and the first
 #           one's reason; "0" when all ran (make test)
-#   suites  "SUITE pass|fail|notrun" per suite: fail if any test failed, pass if any
-#           passed and none failed, notrun if every test was skipped (speed.sh)
 #   labs    per lab (labN_... suites; "-" for the kit's own): "LAB<TAB>passed<TAB>
 #           failed<TAB>not run<TAB>first skip reason<TAB>failed tests separated by
 #           |" (student-tests.sh)
@@ -42,10 +40,6 @@ report != "" {
     tap_s = tap_suite($0)
     if (report == "notrun") {
         if (tap_o == "notrun" && !tap_notrun_count++) tap_notrun_why = tap_reason($0)
-    } else if (report == "suites") {
-        tap_seen[tap_s] = 1
-        if (tap_o == "fail") tap_failed[tap_s] = 1
-        else if (tap_o == "pass") tap_passed[tap_s] = 1
     } else if (report == "labs") {
         tap_l = match(tap_s, /^lab[0-9]+/) ? substr(tap_s, 4, RLENGTH - 3) : "-"
         tap_labs[tap_l] = 1
@@ -57,10 +51,8 @@ report != "" {
 END {
     if (report == "notrun")
         print tap_notrun_count + 0 (tap_notrun_count ? " " tap_notrun_why : "")
-    else if (report == "suites")
-        for (tap_s in tap_seen) print tap_s, (tap_failed[tap_s] ? "fail" : tap_passed[tap_s] ? "pass" : "notrun")
     else if (report == "labs")
         for (tap_l in tap_labs) printf "%s\t%d\t%d\t%d\t%s\t%s\n", tap_l, tap_passed[tap_l], tap_failed[tap_l], tap_skipped[tap_l], tap_why[tap_l], tap_names[tap_l]
     else if (report != "")
-        { print "tap.awk: report is notrun, suites or labs (got '" report "')" > "/dev/stderr"; exit 2 }
+        { print "tap.awk: report is notrun or labs (got '" report "')" > "/dev/stderr"; exit 2 }
 }

@@ -17,6 +17,9 @@ extern "C" {
  * `in` has LAB0_PAD extra floats at the end so the `offset` variant may start late. */
 #define LAB0_PAD 32
 #define LAB0_MAX_STRIDE 32
+/* Launch shapes, the one place to change them. Steps 0.1-0.5 (the float3 layouts,
+ * stride and offset): threads per block, one record or value each. */
+#define LAB0_NT 256
 /* The divergence variants must run with this many threads per block so that
  * threadIdx.x and the global index agree on parity and on warp parity. */
 #define LAB0_BRANCH_NT 256

@@ -4,14 +4,14 @@
  * offset (not a multiple of 8 floats) they straddle 5 sectors: up to 25% more
  * sectors requested for the reads, though the neighbouring warp wants the extra
  * sector too, so L2 usually serves it. The writes stay aligned.
- * Expect (H200, n = 2^24, plots/data/lab0_stride.csv; --stride-sweep measures
- * offsets 0..32): 2621 GB/s at offset 0 and 2523 to 2559 GB/s at 1..32, a 3% loss,
- * far from what the half-warp rules of the first CUDA GPUs (lecture 0) predicted.
- * Offset 0 itself reaches only 64% of memcpy: one float per thread keeps too few
- * bytes in flight (lecture 0, "The copy limit"). */
+ * Still slow, at any offset: one 4-byte float per thread keeps too few bytes in
+ * flight; offset 0 reaches only about two thirds of memcpy (lecture 0, Step 0.0).
+ * Expect (--stride-sweep measures offsets 0..32): a loss of a few percent at every
+ * offset from 1 to 32, far less than the half-warp rules of the first CUDA GPUs
+ * predicted (lecture 0, Step 0.5, and the right panel of the stride chart). */
 #include "lab0.h"
 
-enum { NT = 256 };
+enum { NT = LAB0_NT };
 
 __global__ void copy_offset(const float *__restrict__ in, float *__restrict__ out, size_t words,
                             int offset)

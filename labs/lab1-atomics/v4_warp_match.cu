@@ -10,16 +10,15 @@
  * Still slow: the leaders' atomics still go to the L2, one per distinct key per
  * warp, and match itself is not free: for uniform keys over many bins there is
  * nothing to aggregate and it only adds work.
- * Expect (H200, n = 2^24, 4096 bins; plots/data/lab1_kwarp.csv): for counts the
- * same times as warp-ballot within 6% at every K (the vote loop hid behind the
- * atomics); for doubles the same at K = 1 and from K = 16 on, faster in between
- * (up to 1.40x at K = 6); against global-atomic 9.5x (counts) and 3.4x (doubles) at
- * K = 1, and break-even at K = 32 (0.98x and 1.00x). */
+ * Expect: for doubles ahead of warp-ballot between K = 2 and about 12 distinct keys
+ * per warp (up to about 1.4x), the same elsewhere; for counts within a few percent
+ * of warp-ballot at every K, the vote loop having hidden behind the atomics; no gain
+ * over global-atomic at K = 32 (lecture 1, Step 1.4's table). */
 #include "lab1.h"
 #include "lab1_value.cuh"
 #include "lab1_warp.cuh"
 
-enum { NT = 256 }; /* a multiple of 32: whole warps */
+enum { NT = LAB1_NT }; /* a multiple of 32: whole warps */
 
 /* What a peer group adds: counts in one instruction, doubles by Stage 2. */
 __device__ __forceinline__ int group_sum(unsigned, unsigned peers, int)

@@ -25,26 +25,6 @@ typedef enum { LAB2_I64 = 0, LAB2_F32 = 1, LAB2_MAX = 2 } lab2_type;
  * of magnitude <= 2^30 cannot overflow. */
 #define LAB2_MAX_N ((size_t)1 << 32)
 
-/* Tile shapes (each variant file names its own in an enum: NT threads per block, VT
- * per thread). Steps 2.0-2.4: VT counts VALUES, and NV = NT * VT values per block is
- * what they pass to lab2_multipass. Steps 2.5-2.6: VT counts 16-byte VECTORS, so a
- * tile is NT * VT vectors = lab2_tile_items(NT, VT, sizeof(In)) values (4096 int32 at
- * 256 x 4); those files name it TILE_VECTORS, not NV, so that the two cannot be mixed.
- * The GPU suite derives its sizes from these constants, so retuning a tile moves its
- * tests. To retune (Question 4), edit the value HERE and rebuild: the Makefile has no
- * hook for extra -D flags, and a -D given to nvcc alone would not reach the C test
- * files that read the same constants. (The #ifndef only lets the ablation build of
- * tools/maint/gpu-extra-lab23.sh compile the .cu files with -DLAB2_BLOCKED_VT=1.) */
-#ifndef LAB2_TREE_NT
-#define LAB2_TREE_NT 256   /* Steps 2.0-2.4: threads per block (one value each, two from 2.3 on) */
-#endif
-#ifndef LAB2_BLOCKED_NT
-#define LAB2_BLOCKED_NT 256 /* Steps 2.5-2.6: threads per block ... */
-#endif
-#ifndef LAB2_BLOCKED_VT
-#define LAB2_BLOCKED_VT 4   /* ... x 16-byte loads per thread per tile */
-#endif
-
 /* "i64", "f32", "max". */
 const char *lab2_type_name(lab2_type t);
 /* 0 and *t set for a known name, -1 otherwise. */
@@ -110,8 +90,8 @@ size_t lab2_cub_temp_bytes(lab2_type type, size_t n);
 /* Store the identity of io->type in io->out (the result of an empty input). */
 int lab2_write_identity(const lab2_io *io, cudaStream_t stream);
 /* lab2_multipass, the recursive multi-launch scheme, is a template: lab2_ops.cuh. */
-/* Resident blocks per SM of `kernel` at `threads` threads (no dynamic shared
- * memory) times the SM count of the current device; 0 on error. */
+/* The blocks of `kernel` at `threads` threads (no dynamic shared memory) that the
+ * current device holds at once (kit_resident_blocks) as a grid size; 0 on error. */
 size_t lab2_occupancy_grid(const void *kernel, int threads);
 
 /* CPU reference (lab2_ref.c), written independently of the kernels. */

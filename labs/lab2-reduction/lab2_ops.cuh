@@ -14,6 +14,7 @@
 
 #include <climits>
 
+#include "kit_cuda.cuh"
 #include "lab2.h"
 
 /* int32 values summed in 64 bits: exact, never overflows for n < 2^32. */

@@ -1,18 +1,17 @@
 /* Step 2.5: enough bytes in flight. This step bundles three ideas, each of which
- * the earlier kernels lacked (the ablation table of lecture section 7, measured with
- * tools/maint/gpu-extra-lab23.sh on an H200 and an H100, gives each one's share):
+ * the earlier kernels lacked (lecture 2, Step 2.5, measures each one's share):
  *   1. 16-byte loads: each load is an int4 (4 int32/float, or 2 int64 partials),
  *      4x the bytes per load instruction of Step 2.4;
  *   2. register blocking: a tile is NT threads x VT vectors; a thread issues its VT
  *      loads back to back into registers, then combines them, so VT independent
- *      loads per thread are in flight (the NT x VT tiles of moderngpu, the library
- *      whose tile vocabulary this kit follows: lecture 2, section 7);
+ *      loads per thread are in flight (the NT x VT tiles of Baxter's moderngpu,
+ *      whose tile vocabulary this kit follows);
  *   3. a grid that fits the GPU: only as many blocks as are resident at once
  *      (resident blocks per SM x SMs, from the occupancy API, computed with the
  *      problem), each looping over tiles blockIdx.x, blockIdx.x + gridDim.x, ...
  *      (grid-stride loop): a thread folds many values into one register before the
  *      single block reduction, and the first pass leaves one partial per block (a
- *      few blocks per SM: 1056 on an H200) instead of one per tile.
+ *      few blocks per SM) instead of one per tile.
  * The loop is lab2_thread_reduce_tiles (lab2_ops.cuh), which single-pass reuses.
  * The vectors after the last whole tile and the count % per_vector values after the
  * last whole vector (n % 4 for int32 input) are spread over all threads of the grid
@@ -20,9 +19,10 @@
  * What is still slow: the grid is still finished by a second launch (over the
  * partials): at sizes where one pass lasts a few microseconds, that launch and
  * the idle GPU around it show.
- * Expect: near the read bandwidth of the GPU at large n: above the memcpy row's
- * GB/s, which counts a read and a write per byte (103% of memcpy at 2^28 on an H200).
- * Types: i64, f32, max. Tunables: LAB2_BLOCKED_NT, LAB2_BLOCKED_VT (edit them in lab2.h). */
+ * Expect: near the read bandwidth of the GPU at large n, up to a little above the
+ * memcpy row's GB/s, which counts a read and a write per byte (lecture 2, Step 2.5's
+ * table and the Results table).
+ * Types: i64, f32, max. Tunables: LAB2_BLOCKED_NT, LAB2_BLOCKED_VT (edit them in lab2_shape.h). */
 #include "lab2.h"
 #include "lab2_ops.cuh"
 

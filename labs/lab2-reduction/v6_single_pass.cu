@@ -10,30 +10,24 @@
  *   3. takes a ticket: atomicAdd(ticket, 1u) returns how many blocks finished
  *      before it. The block that draws gridDim.x - 1 is the last one: every other
  *      partial is already stored and fenced.
- * Only thread 0 knows its ticket, but the whole last block must do the final
- * reduction (reduce_partials calls lab2_block_reduce, which every thread of the
- * block must reach). So thread 0 writes the test into a __shared__ bool flag, and
- * after a __syncthreads() every thread reads it: the branch on it is then the same
- * for the whole block. (A plain local `bool last` would be set in thread 0 only:
- * the other NT - 1 threads would skip the final reduction, and thread 0 would run
- * lab2_block_reduce alone, with barriers and full-mask shuffles that the others never
- * reach: undefined behaviour, in practice a wrong sum or a hang.)
+ * Only thread 0 knows its ticket, but the whole last block must run the final
+ * reduction (reduce_partials calls lab2_block_reduce, whose barriers and full-mask
+ * shuffles every thread must reach). So thread 0 writes the test into a __shared__
+ * bool and, after a __syncthreads(), every thread branches on it. (A local `bool
+ * last` would be set in thread 0 only: undefined behaviour, a wrong sum or a hang.)
  * The last block (and only it) __threadfence()s again, reads all gridDim.x partials
- * (with __ldcg, from L2, never from a stale L1 line), reduces them, writes the result
- * and puts the ticket back to 0 for the next run. No block ever waits for another,
- * so this is safe whatever order or number of blocks the GPU runs at once. (This
- * "last block finishes" pattern and its two fences are the same as in lab1's Step
- * 1.5: lectures/01-atomics.md explains the memory ordering. There, every thread of
- * a block wrote to global memory, so every thread fences and the block meets at a
- * barrier before thread 0 takes the ticket. Here only thread 0 writes (the one
- * partial), and a fence orders the calling thread's own writes, so thread 0's fence
- * alone is enough and no barrier is needed before the ticket.)
+ * with __ldcg (from L2, never a stale L1 line), reduces them, writes the result and
+ * puts the ticket back to 0 for the next run. No block ever waits for another, so
+ * this is safe whatever order or number of blocks the GPU runs at once. This is lab
+ * 1's last-block pattern (lecture 1, "Memory ordering of the last-block pattern"),
+ * but here only thread 0 writes to global memory, and a fence orders its caller's
+ * own writes: thread 0's fence alone suffices, with no barrier before the ticket.
  * What it fixes: the second launch of `register-blocked` and the gap between
  * the two kernels; only the last block's short final step is added.
- * Expect: as fast as `register-blocked` at large n, faster at medium n (2^20 to
- * 2^24) where a launch costs a noticeable fraction of the time; the target is
- * the cub row (two launches) at 2^24 and 2^28.
- * Types: i64, f32, max. Tunables: LAB2_BLOCKED_NT, LAB2_BLOCKED_VT (edit them in lab2.h). */
+ * Expect: as fast as `register-blocked` at large n, faster from 2^20 to 2^24 where a
+ * launch is a noticeable part of the time, and ahead of the cub row (two launches)
+ * (lecture 2, Step 2.6's table).
+ * Types: i64, f32, max. Tunables: LAB2_BLOCKED_NT, LAB2_BLOCKED_VT (edit them in lab2_shape.h). */
 #include "lab2.h"
 #include "lab2_ops.cuh"
 

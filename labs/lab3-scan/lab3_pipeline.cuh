@@ -1,14 +1,15 @@
 /* lab3_pipeline.cuh: the assembly line of Step 3.7, the parts that do not depend
  * on what the line computes. The pipelined scan (Step 3.7, v7_pipeline.cu) and
  * the pipelined compaction (Step 3.8, v8_select_pipeline.cu) both run persistent
- * blocks over a ring of STAGES tiles in shared memory, with
+ * blocks over a ring of tiles in shared memory, with
  *   - a loader warp that draws tickets and fills stages by bulk copies
  *     (fill_stage, load_tiles: you write them in Step 3.7), and
  *   - a look-back warp that waits until the tile's A is published, looks back and
  *     publishes P (look_back_tiles: Step 3.7);
  * what happens between landing and the look-back, and after it, is each step's
- * own. v7_pipeline.cu's header explains the ring, its barriers and phases, why
- * the line cannot deadlock, the edges and the two memory paths into shared memory.
+ * own. Below: the ring's barriers and their phases (use_parity), the two memory
+ * paths into shared memory (fence_before_bulk_copies), the edges (fill_stage),
+ * how the line stops (load_tiles).
  *
  * A ring (`Ring`, each step's shared-memory struct) has its pipeline_shape as
  * Ring::shape (tile and number of stages) and, per stage s: stage[s]
@@ -16,51 +17,38 @@
  * publishes A), summed[s] (that station -> look-back: A is published), ready[s]
  * (look-back -> the stations after it) and empty[s] (-> loader: refill), tile_of[s]
  * (the tile id; past the last tile: stop), aggregate[s] (what the tile publishes
- * as A) and tile_prefix[s] (the look-back's result). */
+ * as A) and tile_prefix[s] (the look-back's result).
+ *
+ * Why the line cannot deadlock: the loader waits only for `empty` of stages it
+ * filled, and draws a ticket only when it can start the copy at once, so every
+ * tile that has a ticket is loading or loaded; the station after it waits only
+ * for `landed`, which the copies complete on their own. So every tile that has a
+ * ticket gets its A (P for tile 0) without waiting on any other tile; a look-back,
+ * which waits only for earlier tiles to leave X, always ends; the stations after
+ * it wait only for the look-back, and the loader for them. No tile waits for a
+ * later one: no cycle. */
 #ifndef LAB3_PIPELINE_CUH
 #define LAB3_PIPELINE_CUH
 
 #include "kit_cuda.cuh"
-#include "lab3_scan.cuh"
+#include "lab3_block_scan.cuh"
+#include "lab3_lookback.cuh"
+#include "lab3_tile_load.cuh"
 
 #include <cooperative_groups.h>
 #include <cuda/barrier>
 #include <cuda/ptx>
 
-enum { NT = LAB3_TMA_NT, VECS = LAB3_TMA_VECS };
+/* The worker threads of a pipeline's block (Step 3.7: consumers; Step 3.8:
+ * flaggers). The tile's vectors and the ring's stages are each step's own
+ * (pipeline_shape below), so that no station can take another step's. */
+enum { NT = LAB3_TMA_NT };
 static_assert(NT % 32 == 0 && NT >= LAB3_MIN_TILE, "whole warps, tiles no smaller than the workspace assumes");
 
-/* Shared memory an SM gives its blocks, in KB, for the architecture being
- * compiled: it decides how many tiles a ring holds and how many blocks of a ring
- * fit (pipeline_shape::BLOCKS_PER_SM, and so the registers each thread may have).
- * __CUDA_ARCH_LIST__ names the architecture in the host pass too (the Makefile
- * compiles for one ARCH at a time), so the launcher's sizeof of a ring and the
- * kernel's ring agree. Without it, sm_75's 64 KB, the smallest the kit supports. */
-#if !defined(__CUDA_ARCH_LIST__) || __CUDA_ARCH_LIST__ < 800
-#define LAB3_SM_SHARED_KB 64
-#elif __CUDA_ARCH_LIST__ == 900 || (__CUDA_ARCH_LIST__ >= 1000 && __CUDA_ARCH_LIST__ < 1100)
-#define LAB3_SM_SHARED_KB 228
-#elif __CUDA_ARCH_LIST__ == 800
-#define LAB3_SM_SHARED_KB 164
-#else
-#define LAB3_SM_SHARED_KB 100
-#endif
-/* Tiles in the ring of each block: 5 where an SM has 228 KB (sm_90, sm_100: two
- * blocks of 100 KB), 3 elsewhere (60 KB, which sm_75 allows a block). */
-#ifndef LAB3_TMA_STAGES
-#define LAB3_TMA_STAGES (LAB3_SM_SHARED_KB >= 228 ? 5 : 3)
-#endif
-enum { STAGES = LAB3_TMA_STAGES };
-/* How far ahead of its ticket the loader asks L2 for a tile, in quarters of a round
- * of tickets (one ticket per block: gridDim.x); 0: no prefetch (prefetch_ahead). */
-#ifndef LAB3_PREFETCH_QUARTERS
-#define LAB3_PREFETCH_QUARTERS 2
-#endif
-
-/* A ring of type T: RING_STAGES tiles of NT worker threads (Step 3.7: the
- * consumers) x VT values, VT = TILE_VECS 16-byte vectors. The defaults are Step
- * 3.7's; Step 3.8 has its own (lab3.h). */
-template <typename T, int TILE_VECS = VECS, int RING_STAGES = STAGES>
+/* A ring of type T: RING_STAGES tiles of NT worker threads x VT values, VT =
+ * TILE_VECS 16-byte vectors. No defaults: Step 3.7 (scan_shape) and Step 3.8
+ * (select_shape) each name theirs (lab3_shapes.h). */
+template <typename T, int TILE_VECS, int RING_STAGES>
 struct pipeline_shape {
     static_assert(TILE_VECS % 2 == 1, "odd VECS keeps the threads' 16-byte shared-memory accesses conflict-free");
     static_assert(RING_STAGES >= 2, "a ring needs a stage to load while another is worked on");
@@ -72,30 +60,52 @@ struct pipeline_shape {
     /* Blocks of this ring that fit an SM (the ring, 2 KB for its barriers, hand-over
      * fields and the 1 KB the system keeps per block): the kernel's __launch_bounds__,
      * so that registers do not limit it to fewer. The occupancy calculator, asked at
-     * run time, has the last word (lab3_pipeline_resident_blocks). */
+     * run time, has the last word (kit_resident_blocks). */
     static constexpr int RING_BYTES = RING_STAGES * NV * (int)sizeof(T);
-    static constexpr int FIT = LAB3_SM_SHARED_KB * 1024 / (RING_BYTES + 2048);
+    static constexpr int FIT = LAB3_ARCH.sm_shared_kb * 1024 / (RING_BYTES + 2048);
     static constexpr int BLOCKS_PER_SM = FIT > 0 ? FIT : 1;
-    static_assert(NV >= LAB3_TMA_NV_I64, "no tile smaller than the workspace's status block allows for "
+    static_assert(NV >= LAB3_PIPE_MIN_NV, "no tile smaller than the workspace's status block allows for "
                                           "(lab3_workspace_status_bytes, lab3.h)");
 };
 
+/* The statuses of a pipeline: tagged with the launch's epoch (no memset before a
+ * launch) and LAB3_PIPE_STATUS_SPACING bytes apart (lab3_shapes.h says why). */
+template <typename V, lab3_order ORDER>
+using lab3_pipeline_status = lab3_tile_status<V, ORDER, LAB3_EPOCHS, LAB3_PIPE_STATUS_SPACING>;
+
+/* A stage's barrier (libcu++'s cuda::barrier, block scope, in shared memory).
+ * Thread 0 sets each one up once, before the block's __syncthreads():
+ * init(&bar, count), a free function found by argument lookup, count = the
+ * arrivals that complete a phase (a warp whose 32 lanes arrive: 32). A thread
+ * arrives with (void)bar.arrive() and waits with bar.wait_parity(parity); a bulk
+ * copy into the stage (fill_stage) also tells it how many bytes to wait for. */
 typedef cuda::barrier<cuda::thread_scope_block> stage_barrier;
 
-/* The parity of the phase in which a station's slot uses its stage (the header's
- * "barriers and their phases"); a station waits for it with the barrier's
- * wait_parity (on sm_90 mbarrier.try_wait, which suspends the thread until the
- * phase completes or a time limit passes; a loop of our own over try_wait measured
- * the same, lab3_tma_tune_h100.csv run 3). */
-[[maybe_unused]] static __device__ __forceinline__ bool use_parity(unsigned int slot, int stages = STAGES)
+/* The barriers and their phases. Each stage has four barriers, one per hand-over
+ * around the ring (landed, summed, ready, empty). Slot j of a station's loop uses
+ * stage j % STAGES for the u-th time, u = j / STAGES, and that use is phase u of
+ * each of the stage's four barriers. A barrier only remembers the parity of its
+ * phase, so a station waits for phase u by its parity u % 2: use_parity(j, STAGES
+ * of ITS ring), then the barrier's wait_parity (on sm_90 mbarrier.try_wait, which
+ * suspends the thread until the phase completes or a time limit passes). The
+ * loader, before refilling a stage, waits for phase u - 1 of `empty` (the stage's
+ * first use needs no wait). Parity is enough because no barrier can get two phases
+ * ahead of the station that waits on it: phase u + 1 of any of the four needs the
+ * stage to go once more round the ring, through that station's wait for phase u.
+ * `stages` has no default: Steps 3.7 and 3.8 have rings of different depths, and a
+ * parity computed with another ring's depth waits for the wrong phase. */
+[[maybe_unused]] static __device__ __forceinline__ bool use_parity(unsigned int slot, int stages)
 {
     return (slot / stages) % 2 != 0;
 }
 
-/* Order this thread's earlier accesses to shared memory before the bulk copies
- * issued after the next hand-over (sm_90 and later: the copies write through the
- * async proxy; older GPUs have none). [[maybe_unused]]: the starter's stubs do not
- * call it yet. */
+/* Two memory paths into shared memory. A bulk copy writes shared memory through
+ * the "async proxy", not through the threads' loads and stores (the "generic
+ * proxy"), and only a proxy fence orders the two. So every thread that reads or
+ * writes a stage calls this after its last access, before its hand-over (the
+ * stage is refilled by a bulk copy after the next one), and thread 0 after
+ * initialising the barriers. sm_90 and later: older GPUs have no async proxy.
+ * [[maybe_unused]]: the starter's stubs do not call it yet. */
 [[maybe_unused]] static __device__ __forceinline__ void fence_before_bulk_copies()
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -117,15 +127,27 @@ static __device__ __forceinline__ void read_values(const T *stage, T (&v)[VT])
 }
 
 /* The loader warp fills `stage` with tile t (which exists) and arrives on
- * `landed`. The whole 16-byte vectors of a 16-byte aligned `in` come in one bulk
- * copy (cuda::memcpy_async, see the header): all of a full tile. The 32 threads
- * fill the rest: the values of the last tile that do not make a whole vector, and
- * 0 past the end (a misaligned `in`: every value). S: the ring's pipeline_shape. */
+ * `landed`. The whole 16-byte vectors of a 16-byte aligned `in` (all of a full
+ * tile) come in ONE call made by all 32 lanes,
+ *   cuda::memcpy_async(warp, stage, in + base, cuda::aligned_size_t<16>(bytes), landed)
+ * where `warp` is the loader warp as a cooperative group,
+ *   cooperative_groups::tiled_partition<32>(cooperative_groups::this_thread_block())
+ * (a cooperative_groups::thread_block_tile<32>), and libcu++ picks the copy the GPU
+ * has: on sm_90 and later one lane issues ONE bulk copy of the whole tile
+ * (cp.async.bulk: the Tensor Memory Accelerator, no registers) and tells `landed`
+ * how many bytes to expect; on sm_80-89 the lanes issue 16-byte cp.async copies
+ * that arrive on `landed` when done; on sm_75 they copy synchronously. Either way
+ * `landed`'s phase completes when the 32 lanes have arrived AND every byte has
+ * landed. The edges: a bulk copy needs 16-byte aligned addresses and a multiple of
+ * 16 bytes. A full tile is a whole number of vectors, so with `in` aligned every
+ * tile starts aligned; the lanes fill what the copy does not: the values of the
+ * last tile that make no whole vector, 0 past the end, and every value of a
+ * misaligned `in` (slow; the tests have a case). S: the ring's pipeline_shape. */
 template <typename S, typename T>
 static __device__ __forceinline__ void fill_stage(const T *in, size_t n, unsigned int t, bool in_aligned, T *stage,
                                                   stage_barrier &landed)
 {
-    // TODO(Step 3.7): count = lab3_tile_items; bulk = whole vectors when in_aligned (else 0): cuda::memcpy_async(warp tile, stage, in + base, cuda::aligned_size_t<16>(bulk bytes), landed); lanes copy values bulk .. count (rounded up to a vector) and zero the vectors past it; fence_before_bulk_copies if they wrote; every lane arrives: (void)landed.arrive() (about 17 lines)
+    // TODO(Step 3.7): count = kit_tile_items; bulk = whole vectors when in_aligned (else 0): cuda::memcpy_async(warp, stage, in + base, cuda::aligned_size_t<16>(bulk bytes), landed) with warp = the loader warp as a thread_block_tile<32> (above); lanes copy values bulk .. count (rounded up to a vector) and zero the vectors past it; fence_before_bulk_copies if they wrote; every lane arrives: (void)landed.arrive() (about 17 lines)
     (void)in, (void)n, (void)t, (void)in_aligned, (void)stage, (void)landed;
 }
 
@@ -150,7 +172,14 @@ static __device__ __forceinline__ void prefetch_ahead(const T *in, size_t tiles,
 
 /* The loader (one warp): for each stage in turn, wait until it is empty (its
  * previous tile stored), draw a ticket, start the copy (fill_stage). Drawing the
- * ticket only once the copy can start keeps a tile's X short. */
+ * ticket only once the copy can start keeps a tile's X short. The tile id travels
+ * beside the stage: lane 0 writes tile_of[s] before the lanes arrive on `landed`,
+ * and every station reads it after its wait (arrivals release, waits acquire), and
+ * the loader overwrites it only after `empty`, when all have read it. Stopping: the
+ * loader draws until it gets a ticket past the last tile, puts that id beside the
+ * stage and arrives on `landed` without a copy; each station passes it on and
+ * stops. Later tickets would be larger still: no copy is left in flight, and no
+ * station waits for a barrier that nobody will complete. */
 template <typename T, typename Status, typename Ring>
 static __device__ void load_tiles(const T *in, size_t n, bool in_aligned, Status status, Ring &sm)
 {
@@ -161,28 +190,12 @@ static __device__ void load_tiles(const T *in, size_t n, bool in_aligned, Status
 /* The look-back (one warp): for each stage in turn, once A is published, find the
  * tile's exclusive prefix (Step 3.5's lab3_lookback_window, which also counts
  * --stats), publish P and leave the prefix beside the stage. */
-template <typename V, lab3_order ORDER, bool PIPELINE, typename Ring>
-static __device__ void look_back_tiles(size_t tiles, lab3_tile_status<V, ORDER, PIPELINE> status, unsigned long long *stats,
-                                       Ring &sm)
+template <typename Status, typename Ring>
+static __device__ void look_back_tiles(size_t tiles, Status status, unsigned long long *stats, Ring &sm)
 {
-    // TODO(Step 3.7): slot = 0, 1, ...: s = slot % STAGES of the ring (Ring::shape::STAGES); summed[s].wait_parity(use_parity(slot, that STAGES)); t = tile_of[s]; a real tile: before = 0 for tile 0, else lab3_lookback_window, __syncwarp() when ORDER is LAB3_ORDERED, and lane 0 set_inclusive(t, before + aggregate[s]); lane 0: tile_prefix[s] = before; all: ready[s].arrive(); past the last tile: return after arriving (about 22 lines)
+    typedef typename Status::value_type V;
+    // TODO(Step 3.7): slot = 0, 1, ...: s = slot % STAGES of the ring (Ring::shape::STAGES); summed[s].wait_parity(use_parity(slot, that STAGES)); t = tile_of[s]; a real tile: before = 0 for tile 0, else lab3_lookback_window, __syncwarp() when Status::order is LAB3_ORDERED, and lane 0 set_inclusive(t, before + aggregate[s]); lane 0: tile_prefix[s] = before; all: ready[s].arrive(); past the last tile: return after arriving (about 22 lines)
     (void)tiles, (void)status, (void)stats, (void)sm;
-}
-
-/* Host, once per kernel: let `kernel` have `smem` bytes of dynamic shared memory
- * (more than the 48 KB a block gets without asking) and the largest shared-memory
- * carveout (bulk copies land in shared memory and stores go to L2: no L1 to keep),
- * and ask the occupancy calculator how many blocks of `threads` threads the GPU
- * holds at once: the grid of persistent blocks. */
-template <typename Kernel>
-static int lab3_pipeline_resident_blocks(Kernel kernel, int threads, size_t smem, int *resident)
-{
-    if (int err = KIT_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem)))
-        return err;
-    if (int err = KIT_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                                 (int)cudaSharedmemCarveoutMaxShared)))
-        return err;
-    return kit_resident_blocks(kernel, threads, smem, resident);
 }
 
 #endif

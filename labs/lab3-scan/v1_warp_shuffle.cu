@@ -8,22 +8,22 @@
  * (at most 32) totals the same way; after a second barrier every thread adds the
  * exclusive prefix of its warp. Two barriers per tile instead of eight, and tiles
  * of 1024 so the second level has 4x fewer tiles. The warp and block scans are
- * lab3_warp_inclusive_scan and lab3_block_exclusive_scan in lab3_scan.cuh: you
- * write them in this step, and every later step builds on them.
+ * lab3_warp_inclusive_scan and lab3_block_exclusive_scan in lab3_block_scan.cuh:
+ * you write them in this step, and every later step builds on them.
  *
  * Still slow: one value per thread (little memory in flight per thread), and the
  * second level still writes the output, then reads and writes it again to add
- * the tile offsets (~4n traffic). Expect: faster than 3.0 at mid sizes (on an
- * H200 1.4-1.5x from 2^17 to 2^20), hardly at large n (1.02x at 2^24), and far
- * from the copy rate (under a quarter of memcpy at 2^24 and 2^28, int32). */
-#include "lab3_scan.cuh"
+ * the tile offsets (~4n traffic). Expect: faster than 3.0 at mid sizes (about
+ * 1.4x at 2^17 and 2^20), hardly at large n, and under a quarter of memcpy at
+ * 2^24 and 2^28, int32 (lecture 3, Step 3.1's table). */
+#include "lab3_block_scan.cuh"
 
 enum { NT = LAB3_WARP_NT, VT = 1, NV = NT * VT }; /* one value per thread */
 
 template <typename T>
 __global__ void warp_scan_tiles(const T *in, T *out, size_t n, int exclusive, T *tile_totals)
 {
-    // TODO(Step 3.1): load one value (0 past n), lab3_block_exclusive_scan<NT> (which you write in lab3_scan.cuh), store; thread 0 writes the tile total (about 9 lines)
+    // TODO(Step 3.1): load one value (0 past n), lab3_block_exclusive_scan<NT> (which you write in lab3_block_scan.cuh), store; thread 0 writes the tile total (about 9 lines)
 }
 
 template <typename T>

@@ -16,9 +16,10 @@
  * different banks.
  *
  * Still slow: the input is read twice, about 3n memory traffic against the 2n
- * of a copy, plus three dependent launches. Expect: ~2/3 of the copy rate at
- * large n, launch latency dominating small n. */
-#include "lab3_scan.cuh"
+ * of a copy, plus three dependent launches. Expect: near 2/3 of the copy rate at
+ * 2^28, launch latency dominating small n (lecture 3, Step 3.2's table). */
+#include "lab3_block_scan.cuh"
+#include "lab3_tile_load.cuh"
 
 enum { NT = LAB3_BLOCKED_NT, VT = LAB3_BLOCKED_VT, NV = NT * VT };
 

@@ -19,11 +19,12 @@
  *
  * What is still slow: one thread does the look-back, one dependent L2 round
  * trip per predecessor; loads are scalar (4 or 8 bytes per thread per load).
- * Expect: 15-19x chained at large n, yet despite its 2n traffic (against 3n)
- * still below reduce-then-scan (on an H200 at 2^28 int32: 157 against 341 billion
- * items/s): moving only 2n values is not enough on its own. Step 3.5 closes the
- * gap. */
-#include "lab3_scan.cuh"
+ * Expect: over 15x chained at large n, yet despite its 2n traffic (against 3n)
+ * still below reduce-then-scan, at about 0.3 of memcpy for int32: moving only 2n
+ * values is not enough on its own (lecture 3, Step 3.5's table). */
+#include "lab3_block_scan.cuh"
+#include "lab3_lookback.cuh"
+#include "lab3_tile_load.cuh"
 
 enum { NT = LAB3_BLOCKED_NT, VT = LAB3_BLOCKED_VT, NV = NT * VT };
 

@@ -3,64 +3,39 @@
  * A memory-bound kernel runs at the copy rate only if enough bytes are in
  * flight on every SM at every moment (latency x bandwidth, tens of KB per SM).
  * Step 3.4 falls short because each block spends much of its life not loading:
- * waiting for its ticket, scanning, looking back. This step bundles three ideas
- * (the lecture's ablation measures ideas 1 and 3 together and the share of the
- * tile size; its tuning table that of registers against shared memory):
+ * waiting for its ticket, scanning, looking back. Three ideas (the lecture's
+ * ablation measures their shares):
  *   1. loads that cost no registers: a full tile is copied from global straight
  *      into shared memory with asynchronous 16-byte copies (cp.async, through
- *      __pipeline_memcpy_async). Registers no longer grow with the tile, so the
- *      tiles can be big (VT = 27 int32 / 13 int64 values per thread, 256
- *      threads: ~27 KB) AND seven blocks fit on an sm_90 SM (1792 threads, 228 KB
- *      of shared memory with the largest carveout): ~190 KB of tiles per SM,
- *      most of it in flight. Each thread then scans its VT consecutive values
- *      where they lie in shared memory (odd VT: the 32 lanes' reads at stride
- *      VT hit 32 different banks), and the tile goes out as 16-byte stores;
+ *      __pipeline_memcpy_async). Registers no longer grow with the tile, so tiles
+ *      can be big (VT = 27 int32 / 13 int64 values per thread, 256 threads:
+ *      ~27 KB) AND seven blocks fit on an sm_90 SM (228 KB of shared memory with
+ *      the largest carveout; __launch_bounds__ from lab3_shapes.h). Each thread
+ *      scans its VT consecutive values where they lie (odd VT: no bank
+ *      conflicts), and the tile goes out as 16-byte stores;
  *   2. one look-back per ~27 KB instead of per ~9 KB, so the fixed costs per
  *      tile (ticket, barriers, look-back) weigh less;
- *   3. a warp-parallel look-back: warp 0 reads the statuses of the 32 tiles
- *      before it at once (lane l reads tile t-1-l), polls again only while some
- *      lane still sees X, then finds the nearest P with __ballot_sync/__ffs and
- *      adds the values of the lanes up to and including it with one warp
- *      reduction. With no P in the window, it slides 32 tiles back and repeats.
- *      Each window costs one L2 round trip for 32 predecessors, so even a
- *      look-back of 59-137 tiles (--stats, on an H200) costs 2 to 5 round trips.
- * The status entries, ticket and per-launch reset are those of Steps 3.3-3.4
- * (lab3_tile_status). The look-back is lab3_lookback_window and its caller
- * lab3_tile_lookback, in lab3_scan.cuh, and so are the 16-byte stores
- * (lab3_store_tile_vectors): you write them in this step; select-if (Step 3.6)
- * runs the same look-back over counts, and Step 3.7 reuses all three.
- *
- * What remains: the reset memset and the ticket atomic per launch, and the
- * serial phase of each tile (scan + look-back) during which that block moves no
- * data; other blocks on the SM cover it only partly. Expect: close to CUB at
- * large n (on an H200 at 2^28: 0.99x of CUB for int32, 0.975x for int64; 73% and
- * 80% of memcpy), a few percent behind it at 2^24 (see the lecture). */
-#include "lab3_scan.cuh"
+ *   3. a warp-parallel look-back: lane l of warp 0 reads the status of tile
+ *      t-1-l, the warp polls again while some lane sees X, finds the nearest P
+ *      with __ballot_sync/__ffs and adds the lanes up to it with one warp sum; no
+ *      P: the window slides 32 tiles back. One L2 round trip per 32 predecessors.
+ * You write the look-back (lab3_lookback_window, lab3_tile_lookback in
+ * lab3_lookback.cuh) and the 16-byte stores (lab3_store_tile_vectors,
+ * lab3_tile_load.cuh) in this step; Steps 3.6-3.8 reuse them.
+ * Still slow: the reset memset and the ticket per launch, and each tile's serial
+ * phase (load latency, scan, look-back) in which its block moves no data; other
+ * blocks on the SM cover it only in part.
+ * Expect: level with CUB at 2^28 (about 0.74 of memcpy for int32) and a few
+ * points behind it at 2^24 (lecture 3, Step 3.5's table). */
+#include "lab3_block_scan.cuh"
+#include "lab3_lookback.cuh"
+#include "lab3_tile_load.cuh"
 
 #include <cuda_pipeline.h>
 
 enum { NT = LAB3_TUNED_NT };
-/* Blocks per SM the register allocation must allow (__launch_bounds__; tuned on an
- * H200): 7 where an SM holds 2048 threads (sm_80, sm_90, sm_100), so at most 32
- * registers per thread; as many as the threads allow elsewhere (1024 threads per SM
- * on sm_75, 1536 on the other recent parts). This bounds registers only: shared
- * memory also limits the blocks. A block uses ~28 KB (the ~27 KB tile + 1 KB the
- * system reserves per block), so with the largest carveout the 228 KB of sm_90 and
- * sm_100 hold 7 (by this count even 8; how many are resident has not been
- * measured), but the 164 KB of sm_80 (A100) only 5 and the ~100 KB of
- * sm_86/sm_89/sm_120 only 3. */
-#ifndef LAB3_TUNED_MIN_BLOCKS
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 900 || \
-    (__CUDA_ARCH__ >= 1000 && __CUDA_ARCH__ < 1100)
-#define LAB3_TUNED_MIN_BLOCKS 7
-#elif __CUDA_ARCH__ == 750
-#define LAB3_TUNED_MIN_BLOCKS 4
-#else
-#define LAB3_TUNED_MIN_BLOCKS 6
-#endif
-#endif
 
-/* The tile of type T: NT threads x VT values (VT from lab3.h, per type). */
+/* The tile of type T: NT threads x VT values (VT from lab3_shapes.h, per type). */
 template <typename T>
 struct tile_shape {
     static constexpr int VT = sizeof(T) == 4 ? LAB3_TUNED_VT_I32 : LAB3_TUNED_VT_I64;
@@ -88,7 +63,7 @@ static __device__ __forceinline__ void load_tile_async(const T *in, size_t count
  * lab3_block_exclusive_scan; (5) after the look-back, tile_prefix is known; (6)
  * after the in-place scan, before the block stores other threads' values. */
 template <typename T>
-__global__ void __launch_bounds__(NT, LAB3_TUNED_MIN_BLOCKS) tuned_scan(const T *in, T *out, size_t n, int exclusive,
+__global__ void __launch_bounds__(NT, LAB3_ARCH.tuned_min_blocks) tuned_scan(const T *in, T *out, size_t n, int exclusive,
                                                                        bool aligned, lab3_tile_status<T> status,
                                                                        unsigned long long *stats)
 {
@@ -98,7 +73,7 @@ __global__ void __launch_bounds__(NT, LAB3_TUNED_MIN_BLOCKS) tuned_scan(const T 
 template <typename T>
 static int lookback_tuned(const lab3_scan_io *io, cudaStream_t stream)
 {
-    // TODO(Step 3.5): reset status; once (a function-local static bool): cudaFuncSetAttribute(tuned_scan<T>, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared) so 7 blocks fit; aligned = in and out both 16-byte aligned (tiles are whole 16-byte vectors, so the base pointers decide); launch one block per tile (about 15 lines)
+    // TODO(Step 3.5): reset status; the largest carveout so that 7 blocks fit (kit_resident_blocks(tuned_scan<T>, NT, 0, &resident, lab3_count_with_max_shared) sets it, once per GPU); aligned = in and out both 16-byte aligned (tiles are whole 16-byte vectors, so the base pointers decide); launch one block per tile (about 11 lines)
     (void)io, (void)stream;
     return KIT_TODO;
 }

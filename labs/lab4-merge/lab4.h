@@ -6,6 +6,7 @@
 #define LAB4_H
 
 #include "kit.h"
+#include "lab4_shapes.h" /* every tile shape and tuning choice */
 
 #ifdef __cplusplus
 extern "C" {
@@ -23,50 +24,6 @@ typedef enum {
 typedef enum { LAB4_INNER, LAB4_LEFT, LAB4_RIGHT, LAB4_OUTER } lab4_join_type;
 const char *lab4_join_name(lab4_join_type t);
 
-/* Tile shapes of the tiled variants: NT threads x VT items per thread, NV = NT * VT
- * items per tile (VT odd: see v1_merge_path.cu). They are here, not in the .cu
- * files, because the tests derive their sizes from them (one tile, one item either
- * side, several tiles): retune a shape here and its tests move with it. */
-#ifndef LAB4_MERGE_NT /* -D overrides are for tuning experiments only */
-#define LAB4_MERGE_NT 128
-#define LAB4_MERGE_VT 23
-#endif
-#ifndef LAB4_SEARCH_NT /* 256, not 128: the join's first pass 8-10% faster (lecture 4) */
-#define LAB4_SEARCH_NT 256
-#define LAB4_SEARCH_VT 11
-#endif
-#ifndef LAB4_LBS_NT
-#define LAB4_LBS_NT 128
-#define LAB4_LBS_VT 7
-#endif
-#ifndef LAB4_JOIN_NT /* the join's expand; its search runs with the search tile */
-#define LAB4_JOIN_NT 128
-#define LAB4_JOIN_VT 7
-#endif
-/* The merge partition's shape (lab4_tile.cuh), by the number of tile
- * boundaries: below LAB4_PARTITION_PROBES / 4, each boundary is searched by
- * LANES lanes at once, the largest of 4, 8, 16, 32 with boundaries x LANES <=
- * LAB4_PARTITION_PROBES (probes in flight per round); from there to
- * LAB4_PARTITION_PROBES, one lane each; from LAB4_PARTITION_PROBES on, one lane
- * each in two levels (one boundary in LAB4_PARTITION_COARSE_EVERY searches its
- * whole diagonal, the others only between those). Measured on an H100 and an
- * H200 (lab4_partition_*.csv, lab4_lanes_*.csv, lecture 4): the bounds are where
- * the best shape changes on both GPUs, to within a few percent (on the H200 at
- * 2^24 keys, 8 lanes beat the 4 these bounds pick by 1.5%). */
-#ifndef LAB4_PARTITION_PROBES
-#define LAB4_PARTITION_PROBES 32768
-#endif
-#ifndef LAB4_PARTITION_COARSE_EVERY
-#define LAB4_PARTITION_COARSE_EVERY 16
-#endif
-#define LAB4_MERGE_NV (LAB4_MERGE_NT * LAB4_MERGE_VT)
-#define LAB4_SEARCH_NV (LAB4_SEARCH_NT * LAB4_SEARCH_VT)
-#define LAB4_LBS_NV (LAB4_LBS_NT * LAB4_LBS_VT)
-#define LAB4_JOIN_NV (LAB4_JOIN_NT * LAB4_JOIN_VT)
-
-/* Partition arrays are sized for tiles of at least this many items: every
- * variant's NV = NT * VT must be >= LAB4_MIN_NV. */
-#define LAB4_MIN_NV 64
 /* Sizes: a merge takes up to 2^32 keys (64-bit indices throughout); the other
  * operations store 32-bit indices and take up to 2^30 items. */
 #define LAB4_MERGE_MAX_KEYS ((size_t)1 << 32)
@@ -200,12 +157,13 @@ int lab4_join_fused(const lab4_io *io, cudaStream_t stream);
 int lab4_cub_merge(const lab4_io *io, void *temp, size_t temp_bytes, cudaStream_t stream);
 /* Scratch bytes CUB needs for a merge of these sizes (pairs: with int32 values). */
 size_t lab4_cub_merge_temp_bytes(size_t a_count, size_t b_count, int pairs);
-/* The sorted search of step 4.2 as one pass over io's A and B (v2; the join runs
- * the same search twice inside its own tile kernel). upper = 0 (A first on ties):
- * a_bound[i] = lower bound of a[i] in B, b_bound[j] = upper bound of b[j] in A, and the match flags; upper = 1 (B
- * first): a_bound[i] = upper bound of a[i] in B, b_bound[j] = lower bound of b[j]
- * in A, no flags. a_bound must be given; b_bound, a_match and b_match may be NULL
- * (not written), and the flags must be NULL when upper = 1. Uses io->partitions
+/* The sorted search of step 4.2 as one pass over io's A and B (v2; the joins run
+ * the same search, once and A first, inside their own tile kernel: lab4_join.cuh).
+ * upper = 0 (A first on ties): a_bound[i] = lower bound of a[i] in B, b_bound[j]
+ * = upper bound of b[j] in A, and the match flags; upper = 1 (B first):
+ * a_bound[i] = upper bound of a[i] in B, b_bound[j] = lower bound of b[j] in A,
+ * no flags. a_bound must be given; b_bound, a_match and b_match may be NULL (not
+ * written), and the flags must be NULL when upper = 1. Uses io->partitions
  * (checked against io->partition_capacity). */
 int lab4_sorted_search_pass(const lab4_io *io, int upper, int32_t *a_bound, int32_t *b_bound,
                             uint8_t *a_match, uint8_t *b_match, cudaStream_t stream);

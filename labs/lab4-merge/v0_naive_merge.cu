@@ -8,12 +8,12 @@
  * does a binary search over the whole other array: O(n log n) work against the
  * O(n) of the sequential merge, and each of the log n probes is a dependent
  * global load that mostly misses the caches at large n.
- * Expect: correct at every size and far from the copy limit (H200: 19% of the
- * copy at 2^20 keys, 7% at 2^28); the gap grows with n as the searches get deeper. */
+ * Expect: correct at every size, far from the copy, and further behind as n
+ * grows and the searches get deeper (lecture 4, Step 4.0's chart). */
 #include "lab4.h"
 #include "lab4_search.h"
 
-enum { NT = 256 };
+enum { NT = LAB4_NAIVE_NT };
 
 /* Thread i places keys[i] (and vals[i]) among the `other` array's keys: after the
  * other keys < it (upper = 0: this side is A) or <= it (upper = 1: this side is B). */

@@ -10,8 +10,10 @@
  * gives lower bounds of A, B first gives upper bounds (the join needs both).
  * Same two phases as step 4.1: Merge Path partitions, then VT serial steps per
  * thread in shared memory, results staged in shared memory and stored coalesced.
- * Expect: O(A + B) work; the rate of a merge that writes a little more (two
- * bounds and two flags instead of one key per item). */
+ * Still slow: two results of different widths per item (a 4-byte bound, a
+ * 1-byte flag) go through shared memory and out; not profiled yet.
+ * Expect: O(A + B) work, below the merge: about half the copy at 2^26 keys
+ * (lecture 4, Step 4.2's table). */
 #include "lab4.h"
 #include "lab4_tile.cuh"
 

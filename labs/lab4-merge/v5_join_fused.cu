@@ -1,82 +1,50 @@
 /* Step 4.5: the join in one pass: each search tile expands its own rows.
  *
- * Step 4.4 stores, for every A row, where its rows start and its first match
- * (12 bytes written, then read back by the expand), and spends two more kernels
- * on the expand's partitions and the expand. But after its look-back a search
- * tile knows everything its A rows need: how many rows each produces (the scan
- * in shared memory), their first matches, and where the tile's rows start in
- * the output. So the same tile writes them, and nothing per row goes through
- * global memory:
+ * Step 4.4 writes 12 bytes per A row (where its rows start, its first match)
+ * only for the expand to read them back, and spends two more kernels on the
+ * expand. But after its look-back a search tile knows all its A rows need: how
+ * many rows each produces (the scan in shared memory), their first matches,
+ * and where the tile's rows start in the output. So the same tile writes them:
  *   1. search, count and scan as in Step 4.4 (lab4_join.cuh);
- *   2. expand inside the tile: the tile's A rows are the objects, their
- *      exclusive scan (s.offset) the offsets, and a load-balancing search
- *      (step 4.3) over the tile's rows + A rows pairs each row with its A row,
- *      in chunks of OUT_NV rows + A rows, each staged in shared memory and
- *      stored coalesced. The look-back (Step 4.4's) waits until the first
- *      chunk is staged: that work needs only the tile's own scan, and the
- *      tiles before it get that much longer to publish their prefixes. A tile
- *      whose A rows produce at most one row each (unique keys) needs no search:
- *      each A row's one row is its offset;
- *   3. the kept unmatched B rows still come after ALL rows with an A side, whose
- *      count only the last tile knows: the tile puts them in b_rows (as Step
- *      4.4) and a small kernel writes them after the rest (right and outer
- *      joins only).
- * Bytes moved: the keys once (4n), the rows (8R), and 8U for the U kept B rows:
- * 4n + 8U + 8R, against Step 4.4's 16n + 8U + 8R.
- * Shared tiles: a tile writes all the rows of its A rows, so one key with a huge
- * outer product would be expanded by the few blocks that hold its A rows. A
- * first version did just that: one key repeated 4096 times in A and in B (a
- * 16.8-million-row outer product, 2^24 keys) takes 12.7 ms that way on an H100
- * (this code, sharing turned off), against 0.33 ms for Step 4.4, whose expand
- * spreads the rows over the GPU. So a tile of more than SHARE_CHUNKS chunks
- * shares them: it puts its own scan and first matches in global memory
- * (ws.offsets and ws.first_b at its A items, where Step 4.4 keeps every A row's
- * global scan and first match) and a record in ws.status (share_tile); every
- * block that has finished its own tile then takes chunks of the most recently
- * shared tiles, CLAIM_CHUNKS at a time with one atomicAdd (help_shared_tiles),
- * and so does the owner (expand_shared_chunks).
- * Nobody waits for anybody: whatever the helpers leave, the owner stores.
- * Measured (2^24, plots/data/lab4_join_hot*.csv, before the int tile
- * searches): the hot key's inner join in 0.28 ms on the H100 and the H200;
- * unique keys time as with sharing turned off; ~4 and ~16 rows per key (0 to 4
- * of 5,958 tiles shared) 0-4% slower (cause not found: a helper now claims
- * before it loads a tile's scan, which moved the times by -1.8% to +1.9% in
- * two H200 runs; the kernel's machine code grew from 73 to 95 KB).
- * The capacity: a tile writes its rows with an A side only when they all end at
- * or below join_capacity (the kept B rows wait for the whole count), so
- * nothing is ever written past it; but a tile cannot know the
- * total when it writes, so a join refused with LAB4_ERR_JOIN_TOO_LARGE may have
- * written some rows below the capacity (Step 4.4 writes none, lab4.h).
- * Records no phase events (lab4_io.phase_events): it has one pass. */
+ *   2. expand inside the tile: Step 4.3's load-balancing search over the tile's
+ *      rows + A rows (the objects: its A rows; the offsets: s.offset), in
+ *      chunks of OUT_NV items staged in shared memory and stored coalesced. The
+ *      first chunk needs only the tile's own scan, so it is staged before the
+ *      look-back, while the tiles before finish theirs. A tile whose A rows give
+ *      at most one row each (unique keys) needs no search: a row is its offset;
+ *   3. the kept unmatched B rows come after ALL rows with an A side, a count
+ *      only the last tile knows: they still go through b_rows, and a small
+ *      kernel writes them after the rest (right and outer joins only).
+ * Bytes: 4n + 8U + 8R, against Step 4.4's 16n + 8U + 8R.
+ * Shared tiles: one key with a huge outer product would be expanded by the few
+ * blocks that hold its A rows. So a tile of more than SHARE_CHUNKS chunks
+ * shares them: its scan and first matches go to ws.offsets and ws.first_b at
+ * its A items, a record to ws.status (share_tile), and every block that has
+ * finished its own tile takes chunks of the tiles shared last, CLAIM_CHUNKS at
+ * a time with one atomicAdd (help_shared_tiles), as the owner does. Nobody
+ * waits for anybody: whatever the helpers leave, the owner stores.
+ * A tile writes its rows only when they end at or below join_capacity, but it
+ * cannot know the total: a refused join may have written rows below it (lab4.h).
+ * Still slow: the count, bound by the SMs' issue slots, not by the DRAM.
+ * Expect: about 0.3 of the copy at 2^24 keys, 1.6 times Step 4.4 on an inner
+ * join of unique keys (lecture 4, Step 4.5's table). */
 #include "lab4_join.cuh"
 
-/* The kernel is built for FUSED_BLOCKS_PER_SM blocks an SM (Hopper), where 4
- * used to fit: the count waits on barriers and on the look-back, and a fifth
- * block's warps issue meanwhile. That takes two budgets:
+/* The kernel is built for LAB4_FUSED_BLOCKS_PER_SM blocks an SM (lab4_shapes.h):
+ * the count waits on barriers and on the look-back, and a fifth block's warps
+ * issue meanwhile. That takes two budgets:
  *   - registers: 65,536 / (5 x 256 threads) = 51 a thread, 48 as allocated
- *     (__launch_bounds__ below; the kernel used 64, and needs no spill at 48);
- *   - shared memory: FUSED_SHARED bytes a block, Hopper's 228 KB an SM / 5,
+ *     (__launch_bounds__ below; the kernel needs no spill at 48);
+ *   - shared memory: FUSED_SHARED bytes a block, sm_90's 228 KB an SM / 5,
  *     less the 1 KB the system keeps per block and 128 bytes for the few
  *     variables of the functions below. The search tile keeps its block
  *     scan's storage and its match flags small for that (lab4_join.cuh), and
- *     the chunk gets the rest.
- * Measured (2^24, plots/data/lab4_join_occupancy*.csv, with the chunk's end
- * searched by one thread, next): 4-13% faster for unique keys, 3-12% for
- * about 4 per key and 6-10% for the hot key, on the H100 and the H200; 5-7%
- * slower for about 16 per key, whose chunks, then 8 wide instead of 9, cost
- * more searches per row. The flags' bytes then made them 11 wide
- * (plots/data/lab4_join_flags*.csv): 17.6-22.0% faster for about 16 per key,
- * 4.8-8.5% for about 4 per key, 3.6-6.8% for the hot key and 1.5-6.9% for
- * unique keys, on both GPUs. */
-enum { FUSED_BLOCKS_PER_SM = 5, FUSED_SHARED = 228 * 1024 / FUSED_BLOCKS_PER_SM - 1024 - 128 };
-/* The blocks __launch_bounds__ asks room for: 5 x 256 threads fit an SM of 2,048
- * (sm_80, sm_90, sm_100) or 1,536 (the other recent parts), not sm_75's 1,024,
- * which holds 4 (ptxas would ignore the bound there, with a warning). */
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
-#define FUSED_MIN_BLOCKS 4
-#else
-#define FUSED_MIN_BLOCKS FUSED_BLOCKS_PER_SM
-#endif
+ *     the chunk gets the rest. */
+enum {
+    FUSED_BLOCKS_PER_SM = LAB4_FUSED_BLOCKS_PER_SM,
+    FUSED_SHARED = 228 * 1024 / FUSED_BLOCKS_PER_SM - 1024 - 128,
+    FUSED_MIN_BLOCKS = lab4_fused_min_blocks(KIT_ARCH) /* __launch_bounds__ (lab4_shapes.h) */
+};
 /* The expand's chunk: SEARCH_NT threads x OUT_VT items (rows + A rows), as many
  * as obj_s can hold beside the search tile in FUSED_SHARED bytes (11 for the
  * 256 x 11 tile: 45,256 bytes in all). */
@@ -85,10 +53,12 @@ enum {
     OUT_NV = SEARCH_NT * OUT_VT
 };
 static_assert(OUT_VT >= 1, "no room for the expand's chunk beside the search tile");
-/* A tile with more items (rows + A rows) than SHARE_CHUNKS chunks shares them,
- * CLAIM_CHUNKS chunks per claim (one atomicAdd each); a block that has finished
- * its own tile helps the HELP_RECENT tiles shared last. */
-enum { SHARE_CHUNKS = 8, CLAIM_CHUNKS = 4, HELP_RECENT = 16 };
+/* Sharing a big tile's chunks (lab4_shapes.h). */
+enum {
+    SHARE_CHUNKS = LAB4_FUSED_SHARE_CHUNKS,
+    CLAIM_CHUNKS = LAB4_FUSED_CLAIM_CHUNKS,
+    HELP_RECENT = LAB4_FUSED_HELP_RECENT
+};
 enum { CLAIM_NV = CLAIM_CHUNKS * OUT_NV };
 static_assert(SHARE_CHUNKS >= CLAIM_CHUNKS, "a shared tile has more items than the owner's claim 0");
 
@@ -190,11 +160,12 @@ static __device__ int64_t take_claim(join_shared_tile *record)
     return (int64_t)claim * CLAIM_NV;
 }
 
-/* The claims of a shared tile, from the one at item c (already taken) until
- * none is left (all threads call it; s holds the tile's scan and first
- * matches, published by a barrier): a claim's rows start where the search at
- * its first item says, stage_chunk and store_chunks do the rest, then
- * take_claim. */
+/* The claims of a shared tile, from the one at item c until none is left (all
+ * threads call it; s holds the tile's scan and first matches, published by a
+ * barrier). Claim c is already taken: the owner takes it with take_claim
+ * before the call, a helper in help_shared_tiles. A claim's rows start where
+ * the search at its first item says, stage_chunk and store_chunks do the
+ * rest, then take_claim. */
 static __device__ void expand_shared_chunks(const join_tile &tile, const join_tile_shared &s,
                                             join_shared_tile *record, int64_t c, int64_t a_rows_before,
                                             int64_t a_count, int32_t *obj_s, int32_t *__restrict__ out_a,
@@ -278,18 +249,14 @@ static __device__ void help_shared_tiles(join_tile_shared &s, unsigned int *shar
  *        stage_chunk;
  *      - a tile of more than SHARE_CHUNKS chunks: share_tile, store_chunks of
  *        claim 0 (its first CLAIM_NV items, from the chunk already staged),
- *        expand_shared_chunks;
+ *        then the owner's next claim, take_claim(record), and from it
+ *        expand_shared_chunks (which starts at a claim already taken);
  *   5. every block, its tile stored or refused: help_shared_tiles.
  * KEEP_B (whether the join keeps B rows without partner: right, outer) is a
- * template parameter, not an argument: the count was issue-bound at 2^28
- * (lecture 4), and an inner or left join, whose B rows produce no row, then
- * keeps no trace of B's match flags (join_count_tile passes none to the walk;
- * the PTX of join_fused_tiles<0> has no byte-wide shared load or store).
- * Measured on an H200 against the flags computed and tested at run time
- * (plots/data/lab4_join_keep_b.csv; ncu in lab4_ncu_join_keep_b_24_h200.txt):
- * the inner join of unique keys at 2^24 issues 13% fewer warp instructions;
- * inner joins 3-6.5% faster at 2^24 and 5% at 2^28, left joins 2-5% and 5%;
- * right and outer joins, the same work with the constant 1, -2.4% to +2.4%. */
+ * template parameter, not an argument: the count is bound by its instructions,
+ * and an inner or left join, whose B rows produce no row, then keeps no trace
+ * of B's match flags (join_count_tile passes none to the walk; the PTX of
+ * join_fused_tiles<0> has no byte-wide shared load or store). */
 template <int KEEP_B>
 __global__ void __launch_bounds__(SEARCH_NT, FUSED_MIN_BLOCKS)
 join_fused_tiles(const int32_t *__restrict__ a, int64_t a_count, const int32_t *__restrict__ b,
@@ -300,7 +267,7 @@ join_fused_tiles(const int32_t *__restrict__ a, int64_t a_count, const int32_t *
                  int64_t *offsets, int32_t *first_b, int32_t *__restrict__ b_rows, int64_t *a_rows_total,
                  int64_t *rows, int32_t *__restrict__ out_a, int32_t *__restrict__ out_b)
 {
-    // TODO(Step 4.5): the five steps above: count and publish; stage the first chunk unless one_row_each; prefetch, look back and store the kept B items; if the A rows fit below capacity, store them with join_store_row: directly at s.offset[i] (one_row_each), each chunk with store_chunk, staging the next one after a barrier, or shared (share_tile, store_chunks of claim 0 up to CLAIM_NV items, expand_shared_chunks); then help_shared_tiles (about 24 lines)
+    // TODO(Step 4.5): the five steps above: count and publish; stage the first chunk unless one_row_each; prefetch, look back and store the kept B items; if the A rows fit below capacity, store them with join_store_row: directly at s.offset[i] (one_row_each), each chunk with store_chunk, staging the next one after a barrier, or shared (share_tile, store_chunks of claim 0 up to CLAIM_NV items, then expand_shared_chunks from take_claim(record)); then help_shared_tiles (about 24 lines)
     (void)a; (void)a_count; (void)b; (void)b_count; (void)partitions; (void)tiles;
     (void)keep_a; (void)capacity; (void)prefetch_ahead; (void)ticket; (void)status_a;
     (void)status_b;
@@ -326,7 +293,14 @@ __global__ void join_fused_b_rows(const int32_t *__restrict__ b_rows, int64_t a_
  * the row count (join_finish). The scratch it uses: io->partitions, ws.status
  * (with the shared tiles' records), ws.b_rows, ws.offsets and ws.first_b at the A
  * items of shared tiles, ws.offsets[a_count] for the rows with an A side, ws.rows
- * and ws.h_rows for the row count. */
+ * and ws.h_rows for the row count. The grids:
+ *   - join_fused_tiles: one block of SEARCH_NT threads per search tile, <1> for
+ *     right and outer joins, <0> for inner and left ones; its prefetch_ahead
+ *     from join_prefetch_ahead(join_fused_tiles<1>) (<0> fits as many blocks);
+ *   - join_fused_b_rows (only when the join keeps B rows and b_count > 0):
+ *     kit_div_up(b_count, SEARCH_NT) blocks of SEARCH_NT threads, no more than
+ *     the GPU holds at once (kit_resident_blocks of join_fused_b_rows): its
+ *     threads loop. */
 extern "C" int lab4_join_fused(const lab4_io *io, cudaStream_t stream)
 {
     int64_t a_count = (int64_t)io->a_count, b_count = (int64_t)io->b_count;
@@ -334,7 +308,7 @@ extern "C" int lab4_join_fused(const lab4_io *io, cudaStream_t stream)
     *io->join_rows = 0; /* until the row count is known */
     if (n == 0)
         return 0;
-    // TODO(Step 4.5): check the sizes (join_sizes_fit); join_prefetch_ahead (once); join_search_prepare; join_fused_tiles<KEEP_B> with KEEP_B = keep_b; join_fused_b_rows when the join keeps B rows; join_finish (about 30 lines)
+    // TODO(Step 4.5): check the sizes (join_sizes_fit); the resident grid and join_prefetch_ahead (both kit_resident_blocks: asked on every call, queried once per GPU); join_search_prepare; join_fused_tiles<KEEP_B> with KEEP_B = keep_b; join_fused_b_rows when the join keeps B rows; join_finish (about 30 lines)
     (void)a_count; (void)b_count; (void)stream;
     (void)join_fused_tiles<0>; (void)join_fused_tiles<1>; /* the kernels, so their helpers count as used */
     return KIT_TODO;

@@ -8,52 +8,11 @@
 
 #include "kit.h"
 #include "lab5_radix.h"
+#include "lab5_shapes.h" /* every tile shape and tuning choice */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* ---- tile shapes -----------------------------------------------------------------
- * NT threads x VT keys per thread = NV keys per tile, one shape per variant (the
- * variant's file turns them into its enum { NT, VT, NV }). The tests run sizes of
- * one tile +- 1 key for each. -D overrides are for tuning experiments only
- * (plots/bench-lab5.sh --tune builds and runs them). */
-#ifndef LAB5_DIGIT4_NT
-#define LAB5_DIGIT4_NT 256
-#define LAB5_DIGIT4_VT 9 /* odd: the blocked reads out of shared memory hit 32 banks */
-#endif
-#ifndef LAB5_DIGIT8_NT
-#define LAB5_DIGIT8_NT 256
-#define LAB5_DIGIT8_VT 16
-#endif
-#ifndef LAB5_ONESWEEP_NT
-#define LAB5_ONESWEEP_NT 384
-#endif
-#ifndef LAB5_ONESWEEP_VT
-#define LAB5_ONESWEEP_VT 24 /* keys only */
-#endif
-#ifndef LAB5_ONESWEEP_VT_PAIRS
-#define LAB5_ONESWEEP_VT_PAIRS 22 /* keys and values, two tiles per SM */
-#endif
-/* Onesweep with values, one tile per SM (lab5_onesweep_tiles_per_sm): 640 x 24. */
-#ifndef LAB5_ONESWEEP_SOLO_NT
-#define LAB5_ONESWEEP_SOLO_NT 640
-#endif
-#ifndef LAB5_ONESWEEP_SOLO_VT_PAIRS
-#define LAB5_ONESWEEP_SOLO_VT_PAIRS 24
-#endif
-#ifndef LAB5_MERGE_NT
-#define LAB5_MERGE_NT 256
-#define LAB5_MERGE_VT 11 /* odd, as for digit-4bit */
-#endif
-#define LAB5_DIGIT4_NV (LAB5_DIGIT4_NT * LAB5_DIGIT4_VT)
-#define LAB5_DIGIT8_NV (LAB5_DIGIT8_NT * LAB5_DIGIT8_VT)
-#define LAB5_ONESWEEP_NV (LAB5_ONESWEEP_NT * LAB5_ONESWEEP_VT)
-#define LAB5_ONESWEEP_NV_PAIRS (LAB5_ONESWEEP_NT * LAB5_ONESWEEP_VT_PAIRS)
-#define LAB5_ONESWEEP_SOLO_NV_PAIRS (LAB5_ONESWEEP_SOLO_NT * LAB5_ONESWEEP_SOLO_VT_PAIRS)
-#define LAB5_MERGE_NV (LAB5_MERGE_NT * LAB5_MERGE_VT)
-/* The smallest onesweep tile: the status array is sized with it. */
-#define LAB5_ONESWEEP_MIN_NV (LAB5_ONESWEEP_NV < LAB5_ONESWEEP_NV_PAIRS ? LAB5_ONESWEEP_NV : LAB5_ONESWEEP_NV_PAIRS)
 
 /* ---- what a sort computes ------------------------------------------------------------
  * keys_out = the n keys of keys_in in ascending key order (lab5_order), stable:
@@ -102,12 +61,8 @@ int lab5_split_1bit(const lab5_sort_io *io, cudaStream_t stream);
 int lab5_digit_4bit(const lab5_sort_io *io, cudaStream_t stream);
 int lab5_digit_8bit_warp_rank(const lab5_sort_io *io, cudaStream_t stream);
 int lab5_onesweep(const lab5_sort_io *io, cudaStream_t stream);
-/* Onesweep's tiles per SM with values on the current GPU: 1 where its DRAM is slow
- * for its SMs (under LAB5_SOLO_GBS_PER_SM of peak bandwidth per SM) and one
- * 640 x 24 tile fits a block's shared memory, 2 otherwise. Measured (2026-11-24,
- * lab5_tune_*.csv): with one tile per SM an H100 (25 GB/s per SM) takes 12% less
- * time for 2^28 pairs, an H200 (36 GB/s per SM) 7% more. */
-#define LAB5_SOLO_GBS_PER_SM 30.0
+/* Onesweep's tiles per SM with values on the current GPU, 1 or 2 (lab5_shapes.h
+ * says how it is chosen). */
 int lab5_onesweep_tiles_per_sm(void);
 /* Whether this GPU can run the one-tile shape at all (its shared memory per block:
  * not on sm_75 or sm_86, for example). */

@@ -1,8 +1,9 @@
 /* lab5_rank.cuh: the tile of an 8-bit digit pass, shared by digit-8bit-warp-rank
  * (Step 5.2) and onesweep (Step 5.3): load a tile warp-striped, count its digits
  * per warp, turn the counts into where each warp's keys of each digit start,
- * rank every key with warp match (stable), put it at its rank in shared memory,
- * and write the tile out digit by digit.
+ * rank every key among its warp's peers (lanes with the same digit, found by
+ * ballots; stable), put it at its rank in shared memory, and write the tile out
+ * digit by digit.
  *
  * Warp-striped: warp w owns the keys [w * VT * 32, (w + 1) * VT * 32) of the tile
  * and lane l holds its item u at w * VT * 32 + u * 32 + l. Every load instruction
@@ -16,12 +17,6 @@
 #include "lab5_sort.cuh"
 
 #define LAB5_DIGITS ((int)LAB5_OS_DIGITS) /* 8-bit digits: 256 of them */
-/* When lab5_scatter_tile loads a tile's values (-D for tuning; lab5_tune_*.csv):
- * 0 = before the keys are written, so the loads are in flight meanwhile; 1 = after
- * them, as CUB does. */
-#ifndef LAB5_VALUES_AFTER_KEYS
-#define LAB5_VALUES_AFTER_KEYS 0
-#endif
 
 template <lab5_type T>
 static __device__ __forceinline__ uint32_t lab5_digit8(uint32_t key, int pass)
@@ -48,7 +43,9 @@ static __device__ __forceinline__ int lab5_striped_index(int u)
 /* Load the tile of count words (keys, or values) that starts at `offset`,
  * warp-striped. Items past the end get `pad`, and are never stored: for keys,
  * the key whose ordered word is all ones (digit 255 in every pass, ranked after
- * every real key, lab5_pad_key). */
+ * every real key, lab5_pad_key). The pads of the last tile do count in that
+ * tile's digit 255 (its warp histograms, its count or status word): the last
+ * digit of the last tile, so no real key's position depends on it. */
 template <int NT, int VT>
 static __device__ __forceinline__ void lab5_load_striped(const uint32_t *src, size_t offset, int count, uint32_t pad,
                                                          uint32_t (&w)[VT])
@@ -99,14 +96,17 @@ static __device__ __forceinline__ uint32_t lab5_warp_prefix(lab5_rank_storage<NT
 
 /* Exclusive scan of one count per digit (thread t < 256 holds digit t's; the
  * others pass 0): where each digit's keys start in the sorted tile. Every thread
- * of the block must call it (one barrier); warp_totals: 8 shared words. */
+ * of the block must call it (one barrier); warp_totals: 8 shared words. It reads
+ * warp_totals after its barrier and does not wait at its end: before a second
+ * call with the same 8 words there must be a barrier, or a warp that runs ahead
+ * overwrites totals another warp is still reading. */
 static __device__ __forceinline__ uint32_t lab5_digit_scan(uint32_t count, uint32_t *warp_totals)
 {
     const unsigned lane = lab5_lane(), warp = threadIdx.x / 32;
     uint32_t inclusive = count;
 #pragma unroll
     for (int d = 1; d < 32; d *= 2) {
-        uint32_t y = __shfl_up_sync(LAB5_FULL_MASK, inclusive, d);
+        uint32_t y = __shfl_up_sync(KIT_FULL_MASK, inclusive, d);
         if (lane >= (unsigned)d)
             inclusive += y;
     }
@@ -131,36 +131,25 @@ static __device__ __forceinline__ void lab5_warp_starts(lab5_rank_storage<NT> &s
 }
 
 /* The lanes of the warp that agree with me on bit `bit` of d: one ballot of the
- * bit, complemented where my bit is 0. Written in PTX so that the vote's
- * predicate also selects the complement: about 2 instructions per bit. The same
- * thing in C (ones = __ballot_sync(...); mine ? ones : ~ones) compiles to 5 per
- * bit (shift, compare, vote, select, and): 2392 against 1832 instructions in the
- * compiled onesweep pass (384 x 20 keys), and measured on an H100, the C form made onesweep 0.543 ms against
- * 0.445 ms (2^24 keys, plots/data/lab5_tune_h100.csv, run 2). */
+ * bit, complemented where my bit is 0 (kit_lanes_agreeing, in PTX so that the
+ * vote's predicate also selects the complement: about 2 instructions per bit).
+ * The same thing in C (ones = __ballot_sync(...); mine ? ones : ~ones) compiles
+ * to 5 per bit: shift, compare, vote, select, and (lecture 5, Step 5.2). */
 static __device__ __forceinline__ unsigned lab5_lanes_agreeing_on(uint32_t d, uint32_t bit)
 {
-    unsigned agree;
-    asm("{\n\t.reg .pred mine;\n\t.reg .u32 masked;\n\t"
-        "and.b32 masked, %1, %2;\n\t"
-        "setp.ne.u32 mine, masked, 0;\n\t"
-        "vote.sync.ballot.b32 %0, mine, 0xffffffff;\n\t"
-        "@!mine not.b32 %0, %0;\n\t}"
-        : "=r"(agree)
-        : "r"(d), "r"(bit));
-    return agree;
+    return kit_lanes_agreeing(d, bit);
 }
 
 /* The lanes of the warp whose 8-bit digit equals mine (every lane calls it; the
- * full warp takes part). __match_any_sync(LAB5_FULL_MASK, d) answers this in one
- * instruction, but for a few bits eight ballots are faster: the AND over the 8
- * bits of the lanes that agree with me on that bit leaves the lanes that agree on
- * every bit (the multisplit idea). Measured on an H100 (plots/data/lab5_peers_h100.csv):
- * onesweep 0.696 ms with __match_any_sync, 0.523 ms with ballots written in C
- * (2^24 keys), and lab5_lanes_agreeing_on takes it further. */
+ * full warp takes part). __match_any_sync(KIT_FULL_MASK, d) answers this in one
+ * instruction, but a slow one, issued once per key; for a few bits eight ballots
+ * are faster: the AND over the 8 bits of the lanes that agree with me on that
+ * bit leaves the lanes that agree on every bit (the multisplit idea; lecture 5,
+ * Step 5.2, "Finding the peers"). */
 static __device__ __forceinline__ unsigned lab5_digit_peers(uint32_t d)
 {
     // TODO(Step 5.2): peers = all lanes; for each of the 8 bits b: peers &= lab5_lanes_agreeing_on(d, 1u << b) (about 5 lines)
-    return __match_any_sync(LAB5_FULL_MASK, d); /* correct, slower: replace */
+    return __match_any_sync(KIT_FULL_MASK, d); /* correct, slower: replace */
 }
 
 /* After a barrier that follows lab5_warp_starts: rank the warp's keys and put each
@@ -217,11 +206,12 @@ static __device__ __forceinline__ void lab5_scatter_values(const uint32_t *s_val
 
 /* After a barrier that follows the ranking and the setting of base: write the
  * sorted tile out, keys first (s_tile holds them), then, with PAIRS, the values,
- * as CUB does: the tile's values (starting at `offset` in `values`, warp-striped
- * like the keys) are loaded before the keys are written (CUB: after them; see
- * LAB5_VALUES_AFTER_KEYS), then each value goes where its key went (s_rank), in
- * the same shared memory, and is written out with its key's digit. Every thread
- * of the block calls it. */
+ * as CUB does. The tile's values (starting at `offset` in `values`, warp-striped
+ * like the keys) are loaded before the keys are written, so that the loads are
+ * in flight meanwhile (CUB loads them after; the notebook, section 3.5, compares
+ * the two); then each value goes where its key went (s_rank), in the same shared
+ * memory, and is written out with its key's digit. Every thread of the block
+ * calls it. */
 template <int NT, int VT, lab5_type T, bool PAIRS>
 static __device__ __forceinline__ void lab5_scatter_tile(uint32_t *s_tile, const uint16_t *s_rank,
                                                          const uint32_t *values, size_t offset, int count,
@@ -230,19 +220,14 @@ static __device__ __forceinline__ void lab5_scatter_tile(uint32_t *s_tile, const
 {
     const bool full = count == NT * VT;
     uint32_t v[VT], digits[(VT + 3) / 4] = {};
-#if !LAB5_VALUES_AFTER_KEYS
     if (PAIRS)
         lab5_load_striped<NT, VT>(values, offset, count, 0u, v);
-#endif
     if (full)
         lab5_scatter_keys<NT, VT, T, true>(s_tile, count, pass, base, keys_out, digits);
     else
         lab5_scatter_keys<NT, VT, T, false>(s_tile, count, pass, base, keys_out, digits);
     if (!PAIRS)
         return;
-#if LAB5_VALUES_AFTER_KEYS
-    lab5_load_striped<NT, VT>(values, offset, count, 0u, v);
-#endif
     __syncthreads(); /* every key is out of s_tile */
 #pragma unroll
     for (int u = 0; u < VT; u++)

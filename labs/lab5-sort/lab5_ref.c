@@ -1,7 +1,7 @@
 /* lab5_ref.c: the CPU reference ("gold") for lab5, written independently of the
  * kernels: every key becomes its ordered word (lab5_order) next to its original
  * index, the (word, index) pairs are sorted by four stable counting passes over
- * 8-bit digits (kit_radix_sort_u32, common/util.c: split over the OpenMP threads
+ * 8-bit digits (kit_radix_sort_u32, common/radix_sort.c: split over the OpenMP threads
  * and stable), and the output gathers keys and values by index. */
 #include "lab5.h"
 

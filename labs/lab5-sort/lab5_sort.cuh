@@ -6,9 +6,8 @@
 #ifndef LAB5_SORT_CUH
 #define LAB5_SORT_CUH
 
+#include "kit_cuda.cuh"
 #include "lab5.h"
-
-#define LAB5_FULL_MASK 0xffffffffu
 
 static __device__ __forceinline__ unsigned lab5_lane() { return threadIdx.x & 31; }
 

@@ -21,7 +21,8 @@
  * tile is assembled in shared memory and written out in runs of one digit.
  * Traffic per pass: the keys are read twice and written once, ~3n (lab 3's
  * reduce-then-scan), plus the small counts array; three launches per pass.
- * Expect: several times split-1bit; far from the copy rate. */
+ * Expect: about 5x split-1bit, still a few % of the copy rate (lecture 5,
+ * Step 5.1's table). */
 #include "lab5_sort.cuh"
 
 enum {
@@ -63,7 +64,10 @@ struct counter_storage {
 
 /* Exclusive scan of every thread's packed words across the block (all fields at
  * once: no field exceeds NV < 2^16, so no carry crosses a field). Returns the
- * thread's exclusive prefix in prefix[] and the block totals in total[]. */
+ * thread's exclusive prefix in prefix[] and the block totals in total[]. Both are
+ * register arrays: index them only in unrolled loops over w. To take digit d's
+ * word, loop over w and test w == d / 2; total[d / 2], an index known only at
+ * run time, would move the array to slow local memory. */
 [[maybe_unused]] static __device__ __forceinline__ void scan_counters(counter_storage &s, uint32_t (&prefix)[WORDS],
                                                      uint32_t (&total)[WORDS])
 {
@@ -76,7 +80,7 @@ struct counter_storage {
 template <lab5_type T>
 static __global__ void __launch_bounds__(NT) count_tiles(const uint32_t *keys, size_t n, int pass, uint32_t *counts)
 {
-    // TODO(Step 5.1): zero your counters; count your strided keys (count_digit); scan_counters; threads 0..15 write their digit's total (about 15 lines)
+    // TODO(Step 5.1): zero your counters; count your strided keys (count_digit); scan_counters; thread d < 16 writes its digit's total: the field (field_shift) of word d / 2, taken by a loop over w that tests w == d / 2 (total[d / 2] would put total[] in local memory) (about 15 lines)
 }
 
 /* counts = the scanned array: start(d, tile). Rank the tile's keys and scatter. */
@@ -85,7 +89,7 @@ static __global__ void __launch_bounds__(NT)
 scatter_tiles(const uint32_t *keys, const uint32_t *values, size_t n, int pass, const uint32_t *counts,
               uint32_t *keys_out, uint32_t *values_out)
 {
-    // TODO(Step 5.1): tile into shared memory (coalesced, padded with the last key); take your VT consecutive keys; count them, keeping each key's rank among yours; scan; digit starts from the totals; ranks; keys (values) to shared memory at their ranks; base[d] = counts[d * tiles + tile] - digit start; write out coalesced (about 56 lines)
+    // TODO(Step 5.1): tile into shared memory (coalesced; past the end pad with lab5_unorder(0xffffffff, T), every digit 15, ranked last, never written out); take your VT consecutive keys; count them, keeping each key's rank among yours; scan; digit starts from the totals (packed like the counters; index total[] only with loop constants); ranks; keys (values) to shared memory at their ranks; base[d] = counts[d * tiles + tile] - digit start; write out coalesced (about 56 lines)
 }
 
 template <lab5_type T, bool PAIRS>

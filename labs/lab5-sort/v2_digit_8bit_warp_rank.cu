@@ -11,8 +11,8 @@
  *     each warp's keys of each digit start in the sorted tile: the digit's start
  *     (a scan over the 256 tile counts) plus the counts of earlier warps;
  *   - then, item by item, lab5_digit_peers(digit) gives every lane the lanes
- *     holding the same digit (its peers: 8 ballots, one per digit bit; faster
- *     than __match_any_sync on an H100, see lab5_rank.cuh). A key's rank is the warp's
+ *     holding the same digit (its peers: 8 ballots, one per digit bit, faster
+ *     than one __match_any_sync, see lab5_rank.cuh). A key's rank is the warp's
  *     counter for its digit plus the number of peers in lower lanes; the highest
  *     peer advances the counter by the number of peers. Stable: earlier items
  *     and lower lanes are earlier keys.
@@ -20,7 +20,8 @@
  * (digit x tile) counts, and the scatter through shared memory, now in runs of
  * ~NV / 256 keys of one digit.
  * Traffic per pass: still ~3n (the keys are read twice); 4 passes instead of 8.
- * Expect: about twice digit-4bit. */
+ * Expect: about 2.4x digit-4bit, on a par with CUB for keys (lecture 5,
+ * Step 5.2's table). */
 #include "lab5_rank.cuh"
 
 enum { NT = LAB5_DIGIT8_NT, VT = LAB5_DIGIT8_VT, NV = NT * VT };
@@ -33,7 +34,7 @@ static __global__ void __launch_bounds__(NT) count_tiles(const uint32_t *keys, s
     // TODO(Step 5.2): load the tile warp-striped; warp histograms; barrier; thread d < 256 sums its digit over the warps (lab5_warp_prefix) and writes the count (about 11 lines)
 }
 
-/* counts = the scanned array. Rank the tile's keys by warp match and scatter. */
+/* counts = the scanned array. Rank the tile's keys by their warp peers and scatter. */
 template <lab5_type T, bool PAIRS>
 static __global__ void __launch_bounds__(NT)
 scatter_tiles(const uint32_t *keys, const uint32_t *values, size_t n, int pass, const uint32_t *counts,

@@ -1,72 +1,39 @@
 /* Step 5.3: Onesweep (Adinets and Merrill): one read and one write per key per pass.
  *
- * Step 5.2 reads every key twice per pass: once to count the tile's digits, once
- * to scatter them, with a scan of the (digit x tile) counts in between: ~3n
- * traffic and three launches per pass. Onesweep removes the counting read:
- *   1. one kernel up front reads the keys once and counts the digits of all four
- *      passes at the same time (4 x 256 counters per block in shared memory); its
- *      last block scans them (where each digit starts in the output of each
- *      pass), decides which passes can be skipped (a digit that every key shares)
- *      and resets the tickets. It also zeroes the status words of the passes;
- *   2. one kernel per pass: a tile takes its id from a ticket, loads and counts
- *      its keys, publishes its 256 digit counts at once (flag A), ranks its keys,
- *      and then learns, for each digit, how many keys of that digit all earlier
- *      tiles hold by decoupled look-back over 256 status words per tile (thread t
- *      walks back over digit t, 4 tiles at a time for keys, until a P); it
- *      publishes the inclusive counts (P) and scatters. The keys never go back
- *      to memory between count and scatter.
- * Each status word packs a 2-bit flag over a 30-bit count (lab5_radix.h): one
- * 32-bit store publishes both, one 32-bit load reads both, so no fence is needed;
- * loads and stores are .relaxed at GPU scope (they go to L2 and the spin loop
- * really re-reads). The look-back of a tile waits only for tiles with smaller
- * tickets, which belong to blocks that are already running.
- *
- * Tuned for throughput: 8-bit digits (4 passes), big tiles (384 threads x 24 keys,
- * 22 with values, two per SM; with values one of 640 x 24 per SM where the DRAM is
- * slow for the SMs: pass_shape), keys in registers, ranking by warp votes with per-warp
- * counters (lab5_rank.cuh), counts published before the ranking so successors
- * rarely wait, persistent blocks (as many as fit, each taking tiles from the
- * ticket until none is left: a skipped pass costs one tiny launch), keys written
- * through shared memory so a warp's stores are runs of one digit. With values:
- * ranks kept in shared memory, keys written first (as CUB does), the values
- * loaded meanwhile (CUB loads them after the keys: 2% faster on an H100, 3%
- * slower on an H200, lecture 5) and put in the keys' shared memory (registers
- * never hold keys and values at once). Shared memory is asked for what 2 blocks need and
- * no more: the rest of the SM's 256 KB stays L1, where the loads in flight land.
- * What is left: ~2n traffic per pass plus one read for the histograms; the
- * ranking and the look-back are serial phases of a tile that other blocks on
- * the SM have to cover.
- * Measured against CUB's SortKeys / SortPairs in the same runs (u32, uniform,
- * plots/data/goals_h100.csv, goals_h200.csv; 2^24 / 2^28):
- *   keys:  1.20x / 1.19x on an H100, 1.24x / 1.21x on an H200;
- *   pairs: 0.99x / 1.04x on an H100 (one tile per SM; two gave 1.01x / 0.92x),
- *          1.05x / 1.00x on an H200 (two tiles per SM; one gives 0.97x / 0.94x). */
+ * Step 5.2 reads every key twice per pass (count, then scatter) with a scan of
+ * the (digit x tile) counts in between: ~3n traffic and three launches per pass.
+ * Onesweep drops the counting read:
+ *   1. onesweep_histogram reads the keys once and counts the digits of all four
+ *      passes (4 x 256 counters per block in shared memory); its last block scans
+ *      them (where each digit starts in each pass's output), plans which passes
+ *      to skip (a digit that every key shares) and resets the tickets. Every
+ *      block also zeroes its share of the status words of the four passes;
+ *   2. onesweep_pass, once per pass: a tile takes its id from a ticket, loads and
+ *      counts its keys, publishes its 256 digit counts (flag A) before it ranks
+ *      them (lab5_rank.cuh), then learns how many keys of each digit all earlier
+ *      tiles hold by decoupled look-back (lab 3's, once per digit: thread d walks
+ *      back over digit d's status words until a P), publishes P and scatters.
+ *      The keys stay on chip between count and scatter.
+ * A status word packs a 2-bit flag over a 30-bit count (lab5_radix.h): one
+ * relaxed 32-bit store at GPU scope publishes both, one load reads both, so no
+ * fence is needed. A tile waits only for tiles with smaller tickets, whose
+ * blocks are already running.
+ * What makes it fast: 8-bit digits, big tiles held in registers (pass_shape),
+ * persistent blocks, stores through shared memory in runs of one digit, with
+ * values the keys written first and each value then put where its key went in
+ * the same shared memory, and only the shared memory the blocks need (the rest
+ * of the SM stays L1, where loads in flight land).
+ * Still slow: ~2n per pass plus one read up front; the ranking and the look-back
+ * are serial phases of a tile that the SM's other block covers only in part.
+ * Expect: about 1.2x Step 5.2 and 1.2x CUB for keys, level with CUB with values
+ * (lecture 5, Step 5.3's table; how it got there: the notebook, section 3). */
 #include "kit_cuda.cuh"
 #include "lab5_rank.cuh"
 
 enum {
-    HIST_NT = 256,  /* one thread per digit in the last block */
-    HIST_LOADS = 4, /* 16-byte loads in flight per thread in the histogram kernel */
+    HIST_NT = 256, /* one thread per digit in the last block */
+    HIST_LOADS = LAB5_ONESWEEP_HIST_LOADS,
 };
-
-/* Shared memory is carved out of the SM's L1, whose lines also receive the loads
- * in flight: 1 = ask for just the shared memory the resident blocks need, 0 = the
- * largest carveout (-D to compare, lab5_tune_*.csv). */
-#ifndef LAB5_FIT_CARVEOUT
-#define LAB5_FIT_CARVEOUT 1
-#endif
-
-/* [[maybe_unused]]: the starter's stubs do not call these yet */
-[[maybe_unused]] static __device__ __forceinline__ void st_relaxed(uint32_t *p, uint32_t v)
-{
-    asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-}
-[[maybe_unused]] static __device__ __forceinline__ uint32_t ld_relaxed(const uint32_t *p)
-{
-    uint32_t v;
-    asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-    return v;
-}
 
 /* ---- the histograms of all four passes --------------------------------------------- */
 
@@ -75,20 +42,20 @@ enum {
 [[maybe_unused]] static __device__ __forceinline__ uint32_t warp_and(uint32_t x)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    return __reduce_and_sync(LAB5_FULL_MASK, x);
+    return __reduce_and_sync(KIT_FULL_MASK, x);
 #else
     for (int d = 16; d > 0; d /= 2)
-        x &= __shfl_xor_sync(LAB5_FULL_MASK, x, d);
+        x &= __shfl_xor_sync(KIT_FULL_MASK, x, d);
     return x;
 #endif
 }
 [[maybe_unused]] static __device__ __forceinline__ uint32_t warp_or(uint32_t x)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    return __reduce_or_sync(LAB5_FULL_MASK, x);
+    return __reduce_or_sync(KIT_FULL_MASK, x);
 #else
     for (int d = 16; d > 0; d /= 2)
-        x |= __shfl_xor_sync(LAB5_FULL_MASK, x, d);
+        x |= __shfl_xor_sync(KIT_FULL_MASK, x, d);
     return x;
 #endif
 }
@@ -116,24 +83,10 @@ template <lab5_type T>
 static __global__ void __launch_bounds__(HIST_NT) onesweep_histogram(const uint32_t *__restrict__ keys, size_t n,
                                                              uint32_t *ctl, size_t status_words)
 {
-    // TODO(Step 5.3): zero the block's 4 x 256 counters and its share of the status words; count (full warp tiles with count_quad, then single keys); add the counters to SUMS; the last block (threadFenceReduction ticket) scans SUMS into OFFSETS (lab5_digit_scan), sets PLAN (lab5_plan of the passes where a count equals n), zeroes SUMS and the tickets (about 55 lines)
+    // TODO(Step 5.3): zero the block's 4 x 256 counters and its share of the status words; count (full warp tiles with count_quad, then single keys); add the counters to SUMS; the last block (threadFenceReduction ticket) scans SUMS into OFFSETS (lab5_digit_scan, with a barrier between two calls: they share scan_warps), sets PLAN (lab5_plan of the passes where a count equals n), zeroes SUMS and the tickets (about 55 lines)
 }
 
 /* ---- one digit pass ----------------------------------------------------------------------- */
-
-/* How many predecessors a digit thread reads at once in the look-back (-D for
- * tuning, lab5_tune_*.csv). The words of a window are loaded together, so passing
- * k tiles costs about k / W round trips to L2 instead of k: keys-only sorts of
- * 2^28 keys run 8-9% faster with W = 4 on both GPUs. With values the same window
- * makes 2^28 pairs 4-7% slower (the passes' DRAM throughput drops from 61% to
- * 56% of the peak for the same bytes, H100 ncu; there a 1 us pause after the
- * look-back even makes pairs faster: lecture 5), so pairs keep W = 1. */
-#ifndef LAB5_LOOKBACK_WINDOW
-#define LAB5_LOOKBACK_WINDOW 4
-#endif
-#ifndef LAB5_LOOKBACK_WINDOW_PAIRS
-#define LAB5_LOOKBACK_WINDOW_PAIRS 1
-#endif
 
 /* A pass's tile: NT threads x VT keys, and how many blocks of it share an SM (their
  * registers must fit: 2 x 384 threads may use 80 each, 1 x 640 up to 96). Keys: two
@@ -158,14 +111,16 @@ struct pass_shape {
 };
 
 /* Thread t < 256, tile > 0: the number of keys of digit t in all tiles before
- * `tile`, by walking back over their status words until an inclusive count (P),
- * W tiles at a time: the W words of a window are all loaded before the first is
- * looked at; the nearest tile comes first, and a tile that still shows X is read
- * again until it has published. */
+ * `tile`. `status` points at this pass's first status word (lab5_radix.h): the
+ * word of tile j and digit t is status[j * LAB5_DIGITS + t], so one digit's
+ * words are LAB5_DIGITS apart. Walk back until an inclusive count (P), W tiles
+ * at a time: the W words of a window are all loaded (kit_load_relaxed) before
+ * the first is looked at; the nearest tile comes first, and a word that still
+ * shows X is read again until its tile has published. */
 template <int W>
 static __device__ __forceinline__ uint32_t look_back(const uint32_t *status, uint32_t tile)
 {
-    // TODO(Step 5.3): windows of tiles end - 1 down to end - W: load the W words (none below tile 0), then nearest first: spin while X, add the count, stop at a P; next window (about 16 lines)
+    // TODO(Step 5.3): windows of tiles end - 1 down to end - W: load the W words (tile j's: status[j * LAB5_DIGITS + threadIdx.x]; none below tile 0), then nearest first: spin while X, add the count, stop at a P; next window (about 16 lines)
     (void)status; (void)tile;
     return 0;
 }
@@ -175,43 +130,42 @@ static __global__ void __launch_bounds__(S::NT, S::BLOCKS)
 onesweep_pass(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys_out, uint32_t *values_out,
               uint32_t *keys_alt, uint32_t *values_alt, size_t n, int pass, uint32_t *ctl)
 {
-    // TODO(Step 5.3): skip a pass the PLAN leaves out; pick source and destination (lab5_live_before, lab5_write_to_output); loop: ticket; load; warp histograms; publish A (P for tile 0); digit scan; rank; look back, publish P, set base; barrier; lab5_scatter_tile (about 62 lines)
+    // TODO(Step 5.3): skip a pass the PLAN leaves out; pick source and destination (lab5_live_before, lab5_write_to_output); loop: ticket; load; warp histograms; publish A (P for tile 0); digit scan; rank; look back, publish P, set base; barrier; lab5_scatter_tile. This pass's status words start at ctl + LAB5_OS_STATUS + pass * tiles * LAB5_DIGITS, tiles = kit_div_up(n, S::NV) (about 62 lines)
 }
 
 /* ---- the launcher ----------------------------------------------------------------------------- */
 
-/* The pass kernel's carveout (LAB5_FIT_CARVEOUT): the percentage of the SM's
- * shared memory that `blocks` blocks need (dynamic + static + the 1 KB reserved
- * per block), rounded up by the driver to a carveout it has; the rest of the SM's
- * 256 KB of L1 + shared memory stays L1. */
-template <typename K>
-static int set_carveout(K kernel, int blocks, size_t dynamic_smem)
+/* The pass kernel's query (kit_resident_blocks), once per GPU: before counting,
+ * let it have its `smem` bytes of dynamic shared memory and set its carveout: the
+ * percentage of the SM's shared memory that BLOCKS blocks need (dynamic + static +
+ * the 1 KB reserved per block), rounded up by the driver to a carveout it has.
+ * Shared memory is carved out of the SM's L1, whose lines also receive the loads
+ * in flight: the rest of the SM's 256 KB of L1 + shared memory stays L1 (the
+ * notebook, section 3.4, compares it with the largest carveout). */
+template <int BLOCKS>
+static int fit_carveout_then_count(int device, const void *kernel, int threads, size_t smem, int *blocks)
 {
-    int percent = (int)cudaSharedmemCarveoutMaxShared;
-#if LAB5_FIT_CARVEOUT
-    int dev = 0, per_sm = 0;
-    cudaFuncAttributes attr;
-    if (int err = KIT_CHECK(cudaGetDevice(&dev)))
+    if (int err = KIT_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem)))
         return err;
-    if (int err = KIT_CHECK(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev)))
+    int per_sm = 0;
+    cudaFuncAttributes attr;
+    if (int err = KIT_CHECK(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device)))
         return err;
     if (int err = KIT_CHECK(cudaFuncGetAttributes(&attr, kernel)))
         return err;
-    size_t need = (size_t)blocks * (dynamic_smem + attr.sharedSizeBytes + 1024);
-    percent = (int)((need * 100 + per_sm - 1) / per_sm);
+    size_t need = (size_t)BLOCKS * (smem + attr.sharedSizeBytes + 1024);
+    int percent = (int)((need * 100 + per_sm - 1) / per_sm);
     percent = percent < 100 ? percent : 100;
-#else
-    (void)blocks;
-    (void)dynamic_smem;
-#endif
-    return KIT_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, percent));
+    if (int err = KIT_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, percent)))
+        return err;
+    return kit_count_resident_blocks(device, kernel, threads, smem, blocks);
 }
 
 /* One sort with tile shape S: the histograms, then the four passes. */
 template <lab5_type T, class S>
 static int onesweep_sort(const lab5_sort_io *io, cudaStream_t stream)
 {
-    // TODO(Step 5.3): once: opt in to S::SMEM of dynamic shared memory and set the carveout (set_carveout for S::BLOCKS blocks), size both grids; histogram kernel (zeroes the status of 4 x tiles), then the 4 pass kernels (about 32 lines)
+    // TODO(Step 5.3): size both grids (kit_resident_blocks; the pass kernel's query fit_carveout_then_count<S::BLOCKS> also opts in to S::SMEM of dynamic shared memory and sets the carveout, once per GPU); histogram kernel (zeroes the status of 4 x tiles), then the 4 pass kernels (about 25 lines)
     (void)io; (void)stream;
     return KIT_TODO;
 }
@@ -230,21 +184,28 @@ extern "C" int lab5_onesweep_solo_fits(void)
     return fits;
 }
 
-/* lab5.h: one tile per SM where the GPU's peak DRAM bandwidth per SM is under
- * LAB5_SOLO_GBS_PER_SM and the one-tile shape fits. */
+/* A query (kit_resident_blocks) that does not count but chooses, for the one-tile
+ * shape's kernel: 1 tile per SM where the GPU's peak DRAM bandwidth per SM is
+ * under LAB5_SOLO_GBS_PER_SM and that shape fits, else 2. */
+static int choose_tiles_per_sm(int device, const void *kernel, int threads, size_t smem, int *tiles)
+{
+    (void)kernel, (void)threads, (void)smem;
+    kit_device dev;
+    char why[256];
+    bool slow_dram = kit_device_open(device, &dev, why, sizeof why) == 0 && dev.peak_gbs > 0 &&
+                     dev.peak_gbs / dev.sms < LAB5_SOLO_GBS_PER_SM;
+    cudaGetLastError();
+    *tiles = slow_dram && lab5_onesweep_solo_fits() ? 1 : 2;
+    return 0;
+}
+
+/* lab5.h: the choice above, made once per GPU. */
 extern "C" int lab5_onesweep_tiles_per_sm(void)
 {
-    static int choice; /* the kit runs on one GPU per process */
-    if (!choice) {
-        kit_device dev;
-        char why[256];
-        int id = 0;
-        bool slow_dram = cudaGetDevice(&id) == cudaSuccess && kit_device_open(id, &dev, why, sizeof why) == 0 &&
-                         dev.peak_gbs > 0 && dev.peak_gbs / dev.sms < LAB5_SOLO_GBS_PER_SM;
-        cudaGetLastError();
-        choice = slow_dram && lab5_onesweep_solo_fits() ? 1 : 2;
-    }
-    return choice;
+    typedef pass_shape<true, 1> solo;
+    int tiles = 2;
+    kit_resident_blocks(onesweep_pass<LAB5_U32, solo>, solo::NT, solo::SMEM, &tiles, choose_tiles_per_sm);
+    return tiles;
 }
 
 template <lab5_type T, bool PAIRS>

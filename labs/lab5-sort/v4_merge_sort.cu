@@ -18,11 +18,12 @@
  * Traffic: ~2n per merge pass, and there are log2(n / NV) of them (17 at 2^28),
  * against 4 digit passes of onesweep: a radix sort does O(n) work per pass and a
  * fixed number of passes for 32-bit keys; a merge sort does O(n log n).
- * Expect: well behind onesweep at large n; the pass count shows in the chart as a
- * curve that bends down with log n. */
+ * Expect: the fastest of the lab's sorts up to about 2^13 keys, behind every
+ * radix sort from 2^21, and no faster per key from 2^25 on, where each doubling
+ * of n adds a pass (lecture 5, Step 5.4's table). */
 #include "lab5_sort.cuh"
 
-enum { NT = LAB5_MERGE_NT, VT = LAB5_MERGE_VT, NV = NT * VT, PARTITION_NT = 128 };
+enum { NT = LAB5_MERGE_NT, VT = LAB5_MERGE_VT, NV = NT * VT, PARTITION_NT = LAB5_MERGE_PARTITION_NT };
 
 /* Serial merge of up to VT outputs from shared keys[a..a_end) and keys[b..b_end)
  * (A's range before B's in the same array): out[i] is the i-th output, from[i]

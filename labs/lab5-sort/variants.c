@@ -8,8 +8,8 @@ const lab5_variant lab5_variants[] = {
     { { "digit-4bit", "5.1", "8 passes of 4-bit digits: count per tile, scan the digit x tile counts, rank in the tile "
                              "with packed per-thread counters, scatter: ~3n traffic per pass" },
       lab5_digit_4bit },
-    { { "digit-8bit-warp-rank", "5.2", "4 passes of 8-bit digits; ranks inside the tile from __match_any_sync peers "
-                                       "and per-warp digit counters in shared memory" },
+    { { "digit-8bit-warp-rank", "5.2", "4 passes of 8-bit digits; ranks inside the tile from peers found by 8 ballots "
+                                       "(one per digit bit) and per-warp digit counters in shared memory" },
       lab5_digit_8bit_warp_rank },
     { { "onesweep", "5.3", "all four digit histograms in one read up front, then one kernel per pass with decoupled "
                            "look-back over 256 digit counters per tile: ~2n traffic per pass; passes skipped when "

@@ -20,6 +20,12 @@ extern "C" {
 #define LAB6_MAX_LOCAL 16  /* GPUs one process drives */
 #define LAB6_LANES 2       /* streams per GPU: the ring's chunks alternate between them */
 #define LAB6_MAX_CHUNKS 16 /* chunks per ring segment (--chunks) */
+/* Launch shapes, the one place to change them: the sum kernel of the all-reduces
+ * (lab6_sum.cuh: threads per block, and blocks per SM it is capped at) and the
+ * sort's small kernels (v5_sort.cu). */
+#define LAB6_SUM_NT 256
+#define LAB6_SUM_BLOCKS_PER_SM 8
+#define LAB6_SORT_NT 256
 
 /* Launcher errors that are not CUDA errors; a message says more where they arise. */
 enum {

@@ -12,19 +12,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#ifdef __CUDACC__
-#define LAB6_HD __host__ __device__
-#else
-#define LAB6_HD
-#endif
+#include "kit_hd.h"
 
 /* ---- contiguous parts ----------------------------------------------------------- */
 
 /* Part j (0 <= j < parts) of n items cut into `parts` contiguous parts whose
  * boundaries are multiples of `granule` (the end excepted): [*begin, *begin + *count).
  * With granule 1 the sizes differ by at most one. Exact for n < 2^50, parts < 2^14. */
-static inline LAB6_HD void lab6_split(size_t n, size_t parts, size_t granule, size_t j, size_t *begin,
-                                      size_t *count)
+KIT_HD void lab6_split(size_t n, size_t parts, size_t granule, size_t j, size_t *begin,
+                       size_t *count)
 {
     uint64_t units = ((uint64_t)n + granule - 1) / granule;
     uint64_t b = (uint64_t)granule * (units * j / parts);
@@ -58,16 +54,16 @@ typedef struct {
 } lab6_ring_step;
 
 /* 2(G-1) steps: G-1 of reduce-scatter, then G-1 of all-gather. */
-static inline LAB6_HD int lab6_ring_steps(int G) { return 2 * (G - 1); }
+KIT_HD int lab6_ring_steps(int G) { return 2 * (G - 1); }
 
-static inline LAB6_HD int lab6_mod(int a, int m) { return ((a % m) + m) % m; }
+KIT_HD int lab6_mod(int a, int m) { return ((a % m) + m) % m; }
 
 /* The left neighbour: the GPU whose buffers g reads. */
-static inline LAB6_HD int lab6_ring_left(int G, int g) { return lab6_mod(g - 1, G); }
+KIT_HD int lab6_ring_left(int G, int g) { return lab6_mod(g - 1, G); }
 
 /* Step q (0 <= q < 2(G-1)) of GPU g. It may start once step q-1 of the left
  * neighbour has finished on the same chunk (for q = 0: at once). */
-static inline LAB6_HD lab6_ring_step lab6_ring_step_of(int G, int g, int q)
+KIT_HD lab6_ring_step lab6_ring_step_of(int G, int g, int q)
 {
     lab6_ring_step s;
     if (q < G - 1) {
@@ -127,7 +123,7 @@ typedef struct {
 } lab6_key_ends;
 
 /* The span of every shard together: [*min, *max]; *min > *max when all are empty. */
-static inline LAB6_HD void lab6_key_range(const lab6_key_ends *ends, int G, uint32_t *min, uint32_t *max)
+KIT_HD void lab6_key_range(const lab6_key_ends *ends, int G, uint32_t *min, uint32_t *max)
 {
     uint32_t lo = UINT32_MAX, hi = 0;
     for (int g = 0; g < G; g++) {
@@ -139,7 +135,7 @@ static inline LAB6_HD void lab6_key_range(const lab6_key_ends *ends, int G, uint
 }
 
 /* The smallest shift s with (range >> s) < 2^bits. */
-static inline LAB6_HD int lab6_digit_shift(uint32_t range, int bits)
+KIT_HD int lab6_digit_shift(uint32_t range, int bits)
 {
     int s = 0;
     while (s < 32 && ((uint64_t)range >> s) >= ((uint64_t)1 << bits))
@@ -149,7 +145,7 @@ static inline LAB6_HD int lab6_digit_shift(uint32_t range, int bits)
 
 /* The smallest key of digit j (0 <= j <= digits), in 64 bits: boundary `digits` lies
  * past every key. */
-static inline LAB6_HD uint64_t lab6_digit_lower(uint32_t min, int shift, int j)
+KIT_HD uint64_t lab6_digit_lower(uint32_t min, int shift, int j)
 {
     return (uint64_t)min + ((uint64_t)j << shift);
 }

@@ -4,13 +4,12 @@
  * spread over 32 * s words: for s <= 8 the same sectors are fetched as for a full
  * copy but only 1/s of each is used; from s = 8 on, every useful float costs a
  * whole sector. The GB/s column counts useful bytes only, so it shows the waste.
- * Expect (H200, n = 2^24, plots/data/lab0_stride.csv; run with --stride-sweep): the
- * time falls from 153 us at s = 1 to 62 us at s = 5, then stays near 60 us up to
- * s = 16, not 8: DRAM delivers 64 bytes for every sector asked for; only past
- * s = 16 does it fall again, roughly as 1/s (37 us at s = 32). */
+ * Expect (run with --stride-sweep): the time falls quickly up to s = 5, then stays
+ * flat up to s = 16, not 8 (DRAM delivers 64 bytes for every sector asked for), and
+ * only then falls again, roughly as 1/s (lecture 0, Step 0.4's table). */
 #include "lab0.h"
 
-enum { NT = 256 };
+enum { NT = LAB0_NT };
 
 __global__ void gather_strided(const float *__restrict__ in, float *__restrict__ out,
                                size_t count, int stride)

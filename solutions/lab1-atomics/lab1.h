@@ -8,6 +8,7 @@
 
 #include "kit.h"
 #include "lab1_peers.h"
+#include "lab1_shapes.h" /* every launch shape and tuning choice */
 
 #ifdef __cplusplus
 extern "C" {
@@ -17,17 +18,6 @@ extern "C" {
 #define LAB1_DEFAULT_BINS 256
 /* Keys one run may have: past 2^31, so a kernel with 32-bit indices fails. */
 #define LAB1_MAX_N ((size_t)1 << 32)
-
-/* smem-warp's histogram tile (v5): LAB1_SW_NT threads, each with LAB1_SW_LOADS
- * 16-byte int4 loads of 4 keys in flight, so VT = 4 * LOADS keys per lane and
- * 32 * VT per warp per tile (1024 with 8 loads). The tests cross these sizes.
- * -D overrides are for the tuning and ablation runs only (plots/bench-lab1.sh). */
-#define LAB1_SW_NT 256
-#ifndef LAB1_SW_LOADS
-#define LAB1_SW_LOADS 8
-#endif
-#define LAB1_SW_VT (4 * LAB1_SW_LOADS)
-#define LAB1_SW_WARP_TILE (LAB1_WARP * LAB1_SW_VT)
 
 /* The two operations on n keys in [0, bins):
  *   histogram:   counts[b] = number of keys equal to b          (int32, type "count")

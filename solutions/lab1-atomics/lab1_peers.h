@@ -18,18 +18,14 @@
 
 #include <stdint.h>
 
-#ifdef __CUDACC__
-#define LAB1_HD __host__ __device__ __forceinline__
-#else
-#define LAB1_HD static inline
-#endif
+#include "kit_hd.h"
 
 #define LAB1_WARP 32
 /* Stage 2 on a full warp of one key needs log2(32) = 5 rounds. */
 #define LAB1_MAX_ROUNDS 5
 
 /* Lowest set bit as a lane number, or -1 for an empty mask (like __ffs(m) - 1). */
-LAB1_HD int lab1_lowest_lane(uint32_t mask)
+KIT_HD int lab1_lowest_lane(uint32_t mask)
 {
     for (int lane = 0; lane < LAB1_WARP; lane++)
         if (mask >> lane & 1u)
@@ -37,7 +33,7 @@ LAB1_HD int lab1_lowest_lane(uint32_t mask)
     return -1;
 }
 
-LAB1_HD int lab1_count_lanes(uint32_t mask)
+KIT_HD int lab1_count_lanes(uint32_t mask)
 {
     int c = 0;
     for (; mask; mask &= mask - 1)
@@ -46,18 +42,18 @@ LAB1_HD int lab1_count_lanes(uint32_t mask)
 }
 
 /* Lanes strictly below `lane` (0 for lane 0: no shift by 32). */
-LAB1_HD uint32_t lab1_lanes_below(int lane) { return (1u << lane) - 1u; }
+KIT_HD uint32_t lab1_lanes_below(int lane) { return (1u << lane) - 1u; }
 
 /* Lanes strictly above `lane` (0 for lane 31: 2u << 31 wraps to 0 in unsigned math). */
-LAB1_HD uint32_t lab1_lanes_above(int lane) { return ~((2u << lane) - 1u); }
+KIT_HD uint32_t lab1_lanes_above(int lane) { return ~((2u << lane) - 1u); }
 
 /* Stage 2 starts from these: my position among my peers (0 for the leader), and
  * the peers above me (the only ones I may ever add). */
-LAB1_HD int lab1_peer_position(uint32_t peers, int lane)
+KIT_HD int lab1_peer_position(uint32_t peers, int lane)
 {
     return lab1_count_lanes(peers & lab1_lanes_below(lane));
 }
-LAB1_HD uint32_t lab1_peers_above(uint32_t peers, int lane) { return peers & lab1_lanes_above(lane); }
+KIT_HD uint32_t lab1_peers_above(uint32_t peers, int lane) { return peers & lab1_lanes_above(lane); }
 
 /* ---- host model ------------------------------------------------------------ */
 
@@ -72,8 +68,8 @@ typedef struct {
 /* Stage 1 over 32 lanes: lanes in `active` hold keys[lane]. Writes each lane's peer
  * mask (0 for inactive lanes) and, if steps is not NULL, one record per iteration.
  * Returns the number of iterations (= distinct keys among the active lanes). */
-LAB1_HD int lab1_model_find_peers(const int keys[LAB1_WARP], uint32_t active,
-                                  uint32_t peers[LAB1_WARP], lab1_stage1_step *steps)
+KIT_HD int lab1_model_find_peers(const int keys[LAB1_WARP], uint32_t active,
+                                 uint32_t peers[LAB1_WARP], lab1_stage1_step *steps)
 {
     for (int lane = 0; lane < LAB1_WARP; lane++)
         peers[lane] = 0;
@@ -111,8 +107,8 @@ typedef struct {
  * hold partial sums). Records every addition in steps (room for
  * LAB1_MAX_ROUNDS * 32) if not NULL and its count in *step_count. Returns the
  * number of rounds. */
-LAB1_HD int lab1_model_reduce_peers(const uint32_t peers[LAB1_WARP], uint32_t active,
-                                    double x[LAB1_WARP], lab1_stage2_step *steps, int *step_count)
+KIT_HD int lab1_model_reduce_peers(const uint32_t peers[LAB1_WARP], uint32_t active,
+                                   double x[LAB1_WARP], lab1_stage2_step *steps, int *step_count)
 {
     int pos[LAB1_WARP], live[LAB1_WARP];
     uint32_t above[LAB1_WARP];

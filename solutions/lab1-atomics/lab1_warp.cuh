@@ -11,8 +11,6 @@
 #define LAB1_WARP_CUH
 #include "lab1.h"
 
-#define LAB1_FULL_MASK 0xffffffffu
-
 __device__ __forceinline__ int lab1_lane_id() { return (int)(threadIdx.x & (LAB1_WARP - 1)); }
 
 /* Trace hooks: each call compiles to nothing unless TRACE. */

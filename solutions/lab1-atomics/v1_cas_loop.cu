@@ -10,15 +10,15 @@
  * divergence is what Westphal's warp aggregation (Steps 1.3, 1.4) removes. Across
  * the GPU it is worse: every resident thread whose key is a hot bin retries on that
  * one address, so one success costs as many CAS operations as there are contenders
- * (lecture 1, "The CAS loop under skew").
- * Expect (H200, n = 2^24, 4096 bins; plots/data/lab1_kwarp.csv): 12.2 ms with 32
- * distinct keys per warp and 20.6 ms with one, against 0.44 and 0.47 ms for
- * global-atomic's native double atomicAdd; on skewed keys (zipf, single) the time
- * grows faster than n (plots/data/lab1_cas.csv): keep n small there. */
+ * (lecture 1, Step 1.1, "The CAS loop under skew"). Even without collisions every
+ * trip waits for the CAS's answer from L2, where a native atomic need not wait.
+ * Expect: tens of times slower than global-atomic's native double atomicAdd, more
+ * with one key per warp than with 32; on skewed keys (zipf, single) the time per
+ * element grows with n, so keep n small there (lecture 1, Step 1.1 and Figure 1.3). */
 #include "lab1.h"
 #include "lab1_value.cuh"
 
-enum { NT = 256 };
+enum { NT = LAB1_NT };
 
 __device__ __forceinline__ void atomic_add_by_cas(double *address, double v)
 {

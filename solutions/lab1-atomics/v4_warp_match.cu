@@ -10,16 +10,15 @@
  * Still slow: the leaders' atomics still go to the L2, one per distinct key per
  * warp, and match itself is not free: for uniform keys over many bins there is
  * nothing to aggregate and it only adds work.
- * Expect (H200, n = 2^24, 4096 bins; plots/data/lab1_kwarp.csv): for counts the
- * same times as warp-ballot within 6% at every K (the vote loop hid behind the
- * atomics); for doubles the same at K = 1 and from K = 16 on, faster in between
- * (up to 1.40x at K = 6); against global-atomic 9.5x (counts) and 3.4x (doubles) at
- * K = 1, and break-even at K = 32 (0.98x and 1.00x). */
+ * Expect: for doubles ahead of warp-ballot between K = 2 and about 12 distinct keys
+ * per warp (up to about 1.4x), the same elsewhere; for counts within a few percent
+ * of warp-ballot at every K, the vote loop having hidden behind the atomics; no gain
+ * over global-atomic at K = 32 (lecture 1, Step 1.4's table). */
 #include "lab1.h"
 #include "lab1_value.cuh"
 #include "lab1_warp.cuh"
 
-enum { NT = 256 }; /* a multiple of 32: whole warps */
+enum { NT = LAB1_NT }; /* a multiple of 32: whole warps */
 
 /* What a peer group adds: counts in one instruction, doubles by Stage 2. */
 __device__ __forceinline__ int group_sum(unsigned, unsigned peers, int)
@@ -44,7 +43,7 @@ __global__ void add_match(const int *__restrict__ keys, const double *__restrict
 {
     // BEGIN SOLUTION (Step 1.4): active lanes as in 1.3; peers = __match_any_sync(active, key); sum = group_sum(active, peers, lab1_weight<T>(values, i)); the lowest peer adds it
     size_t i = (size_t)blockIdx.x * NT + threadIdx.x;
-    unsigned active = __ballot_sync(LAB1_FULL_MASK, i < n);
+    unsigned active = __ballot_sync(KIT_FULL_MASK, i < n);
     if (i >= n)
         return;
     int key = keys[i];

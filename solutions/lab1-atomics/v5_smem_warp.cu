@@ -1,10 +1,8 @@
 /* Step 1.5: privatization and warp aggregation together, tuned for throughput.
  *
- * This step adds six ideas at once to smem-private (1.2) and warp-match (1.4).
- * Lecture 1 measures the share of each ("What each idea of smem-warp buys"):
- * ideas 1, 2, 3, 5 and 6 by an ablation, this file rebuilt without one of them by
- * the -D switches below (plots/bench-lab1.sh, plots/data/lab1_ablation.csv), idea 4,
- * which has no switch, by the tuning run (plots/data/lab1_tune.csv):
+ * Six ideas on top of smem-private (1.2) and warp-match (1.4). Lecture 1, Step 1.5,
+ * measures what each buys by rebuilding this file without it (the -D switches of
+ * lab1_shapes.h):
  *   1. Copies per warp: up to SW_MAX_COPIES private copies of the bins per block
  *      (one per warp), as many as fit without opting in (8 copies of 256 counts =
  *      8 KB), so the warps of a block do not contend on one copy.
@@ -19,46 +17,24 @@
  *   5. Aggregation only where it pays: a probe (how many lanes share the first
  *      lane's key?) chooses between aggregating and plain shared atomics; add_quad
  *      gives the exact decision tree.
- *   6. A read-once hint (histogram): while the keys are at most SW_READ_ONCE_L2S
+ *   6. A read-once hint (histogram): while the keys take at most SW_READ_ONCE_L2S
  *      times the L2 cache, the tiles are loaded with __ldcs, which allocates their
- *      lines evict-first: keys read once then push out one another, not what else
- *      L2 holds. The harness's L2 flush (a memset, as NVIDIA's nvbench does) leaves
- *      L2 full of dirty lines, and a plain stream would pay for writing them back
- *      inside its own time (20-21 MB at n = 2^24 on an H100, lab1_hint_ncu_h100.txt).
- *      On longer streams the hint costs time instead (lab1_hint*.csv: 3-5% at 2^27
- *      and 2^28 on both GPUs), so it stops at 8 L2s, between 2^26 and 2^27 keys on
- *      both GPUs (L2: 50 MiB on an H100, 60 MiB on an H200); at 2^26 it changed the
- *      time by -1.6% to +0.8%.
+ *      lines evict-first: keys read once push out one another, not the dirty lines
+ *      the harness's L2 flush left, whose write-back would otherwise land inside
+ *      this kernel's time. On longer streams the hint costs a little instead.
  * Bins that do not fit in shared memory: warp-match's global path.
- * Expect (H200, 256 bins; plots/data/lab1_bars.csv): the fastest histogram on every
- * distribution, 1.38x (zipf) to 1.87x (uniform) CUB at n = 2^24; at 2^28 it reads
- * at the rate memcpy moves bytes (100-101% of memcpy) on uniform, kwarp:1 and single
- * keys, 2.2x to 2.5x CUB. On an H100 (lab1_bars_h100.csv): 1.34x to 1.54x at 2^24,
- * 1.55x to 1.73x at 2^28. The ablation (n = 2^24, H200): the 8 loads in flight and
- * the hint buy about 1.1x each (1.06x-1.14x and 1.00x-1.11x by distribution);
- * aggregation carries the scatter-add of doubles at kwarp:1 (1.72x), but for the
- * count histogram it buys 1.16x on single keys, nothing on uniform and kwarp:1, and
- * costs 1.36x on zipf keys; the copies per warp, the cap and the merge are worth 5%
- * at most. */
+ * Still slow: zipf keys, where the probe sends warps with a hot first key to
+ * __match_any_sync although most of their other keys are distinct.
+ * Expect: the fastest histogram at 256 bins on every distribution, well ahead of CUB,
+ * and at 2^28 keys reading them at the rate memcpy moves bytes (lecture 1, the
+ * Results tables; Step 1.5's table for each idea's share). */
 #include "lab1.h"
 #include "lab1_smem.cuh"
 #include "lab1_value.cuh"
 #include "lab1_warp.cuh"
 
 enum { NT = LAB1_SW_NT, VT = LAB1_SW_VT, LOADS = VT / 4, WARPS = NT / LAB1_WARP };
-/* -D overrides are for the tuning and ablation runs only (plots/bench-lab1.sh). */
-#ifndef SW_HIST_BLOCKS_PER_SM
-#define SW_HIST_BLOCKS_PER_SM 4 /* the histogram's cap, tuned on an H200 (lecture 1); 0: none */
-#endif
-#ifndef SW_MAX_COPIES
-#define SW_MAX_COPIES WARPS /* 1: one copy per block, as in smem-private */
-#endif
-#ifndef SW_MATCH_MIN
-#define SW_MATCH_MIN 4 /* aggregate when this many lanes share the first lane's key (33: never) */
-#endif
-#ifndef SW_READ_ONCE_L2S
-#define SW_READ_ONCE_L2S 8 /* the read-once hint while keys <= this many L2s (0: never) */
-#endif
+/* SW_HIST_BLOCKS_PER_SM, SW_MAX_COPIES, SW_MATCH_MIN, SW_READ_ONCE_L2S: lab1_shapes.h. */
 
 /* The block's private copies of the bins, copies x bins of T, in dynamic shared
  * memory (one byte array for every T: see smem-private). */
@@ -176,7 +152,7 @@ __device__ __forceinline__ void add_full_tiles(int *mine, const int4 *quads, siz
             k[u] = load_quad<READ_ONCE>(&tile[u * LAB1_WARP + lane]);
 #pragma unroll
         for (int u = 0; u < LOADS; u++)
-            add_quad(mine, LAB1_FULL_MASK, k[u]);
+            add_quad(mine, KIT_FULL_MASK, k[u]);
     }
     // STUB: (void)mine;
     // STUB: (void)quads;
@@ -197,7 +173,7 @@ __device__ __forceinline__ void add_tail(int *mine, const int *keys, size_t n, s
     const int lane = lab1_lane_id();
     for (size_t q0 = first_quad + my_warp * LAB1_WARP; q0 < quads; q0 += warps * LAB1_WARP) {
         size_t q = q0 + lane;
-        unsigned active = __ballot_sync(LAB1_FULL_MASK, q < quads);
+        unsigned active = __ballot_sync(KIT_FULL_MASK, q < quads);
         if (q < quads)
             add_quad(mine, active, reinterpret_cast<const int4 *>(keys)[q]);
     }
@@ -285,7 +261,7 @@ __global__ void scatter_add_smem_warp(const int *__restrict__ keys, const double
      * all 32 lanes vote together. */
     for (size_t i0 = warp_first; i0 < n; i0 += (size_t)gridDim.x * NT) {
         size_t i = i0 + lab1_lane_id();
-        unsigned active = __ballot_sync(LAB1_FULL_MASK, i < n);
+        unsigned active = __ballot_sync(KIT_FULL_MASK, i < n);
         if (i < n)
             add_one(mine, active, keys[i], values[i]);
     }

@@ -23,10 +23,6 @@ extern "C" int lab2_write_identity(const lab2_io *io, cudaStream_t stream)
 
 extern "C" size_t lab2_occupancy_grid(const void *kernel, int threads)
 {
-    int device = 0, sms = 0, per_sm = 0;
-    if (KIT_CHECK(cudaGetDevice(&device)) ||
-        KIT_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device)) ||
-        KIT_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0)))
-        return 0;
-    return (size_t)per_sm * (size_t)sms;
+    int blocks = 0;
+    return kit_resident_blocks(kernel, threads, 0, &blocks) ? 0 : (size_t)blocks;
 }

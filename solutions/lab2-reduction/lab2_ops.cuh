@@ -14,6 +14,7 @@
 
 #include <climits>
 
+#include "kit_cuda.cuh"
 #include "lab2.h"
 
 /* int32 values summed in 64 bits: exact, never overflows for n < 2^32. */
@@ -53,7 +54,7 @@ __device__ __forceinline__ typename Op::acc lab2_warp_reduce(typename Op::acc x)
     // BEGIN SOLUTION (Step 2.4): five __shfl_down_sync steps (offsets 16, 8, 4, 2, 1), combining with Op::combine
 #pragma unroll
     for (int offset = 16; offset > 0; offset /= 2)
-        x = Op::combine(x, __shfl_down_sync(0xffffffffu, x, offset));
+        x = Op::combine(x, __shfl_down_sync(KIT_FULL_MASK, x, offset));
     return x;
     // STUB: return x;
     // END SOLUTION

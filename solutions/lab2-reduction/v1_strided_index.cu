@@ -10,11 +10,11 @@
  * here are 8-byte int64: lane t's word starts at byte 16*stride*t, so neighbouring
  * lanes are 16*stride bytes apart), and the accesses of a warp are served one
  * conflicting group after the other.
- * Expect: on an H200, SLOWER than `interleaved` (0.79x at 2^26: the warps of
- * `interleaved` were hardly divergent there, the compiler predicated its branch,
- * so the conflicts are pure cost); how much they cost, `ncu` tells
- * (l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum). A fix that won on
- * older GPUs can lose on a new one: measure it.
+ * Expect: SLOWER than `interleaved` on a recent GPU, whose compiler predicated the
+ * baseline's branch, so there was no divergence to win and the conflicts are pure
+ * cost; `ncu` counts them (l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum).
+ * A fix that won on older GPUs can lose on a new one: measure it (lecture 2, Step
+ * 2.1's table).
  * Types: i64 only. */
 #include "lab2.h"
 #include "lab2_ops.cuh"

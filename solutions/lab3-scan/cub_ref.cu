@@ -5,7 +5,8 @@
  * Values are passed as unsigned types so sums wrap exactly like the reference.
  * Temporary storage is sized by lab3_cub_temp_bytes and allocated with the
  * problem, outside any timed region. */
-#include "lab3_scan.cuh"
+#include "kit_cuda.cuh"
+#include "lab3.h"
 
 #include <climits>
 #include <cub/cub.cuh>

@@ -7,6 +7,7 @@
 #define LAB3_H
 
 #include "kit.h"
+#include "lab3_shapes.h" /* every tile shape and tuning choice */
 #include "lab3_tile.h"
 
 #ifdef __cplusplus
@@ -21,72 +22,6 @@ extern "C" {
  * on CPU and GPU (both compute in unsigned arithmetic). */
 typedef enum { LAB3_I32 = 0, LAB3_I64 = 1 } lab3_type;
 static inline size_t lab3_type_bytes(lab3_type t) { return t == LAB3_I32 ? 4 : 8; }
-
-/* Tile shapes. Each variant file names its own as enum { NT, VT, NV } (threads,
- * values per thread, values per tile) from these; the GPU suite runs every tile
- * size +-1 (and the sizes that need a second and third level of the multi-pass
- * scans) from the same constants, so retuning a tile moves its tests. -D overrides
- * are for tuning experiments only. */
-#ifndef LAB3_HS_NT
-#define LAB3_HS_NT 256      /* Step 3.0: one value per thread */
-#endif
-#ifndef LAB3_WARP_NT
-#define LAB3_WARP_NT 1024   /* Step 3.1: one value per thread */
-#endif
-#ifndef LAB3_BLOCKED_NT
-#define LAB3_BLOCKED_NT 256 /* Steps 3.2-3.4: NT x VT values per tile, VT odd */
-#define LAB3_BLOCKED_VT 9
-#endif
-#define LAB3_BLOCKED_NV (LAB3_BLOCKED_NT * LAB3_BLOCKED_VT)
-
-/* Tile of the tuned single-pass scan (Step 3.5): NT threads x VT values, VT odd. */
-#ifndef LAB3_TUNED_NT /* -D overrides are for tuning experiments only */
-#define LAB3_TUNED_NT 256
-#define LAB3_TUNED_VT_I32 27
-#define LAB3_TUNED_VT_I64 13
-#endif
-#define LAB3_TUNED_NV_I32 (LAB3_TUNED_NT * LAB3_TUNED_VT_I32)
-#define LAB3_TUNED_NV_I64 (LAB3_TUNED_NT * LAB3_TUNED_VT_I64)
-
-/* Tile of select-if (Step 3.6): smaller than Step 3.5's, because each thread keeps
- * its values in registers (it needs them after the look-back to gather them). */
-#ifndef LAB3_SELECT_VT_I32 /* -D overrides are for tuning experiments only */
-#define LAB3_SELECT_NT 256
-#define LAB3_SELECT_VT_I32 19
-#define LAB3_SELECT_VT_I64 11
-#endif
-#define LAB3_SELECT_NV_I32 (LAB3_SELECT_NT * LAB3_SELECT_VT_I32)
-#define LAB3_SELECT_NV_I64 (LAB3_SELECT_NT * LAB3_SELECT_VT_I64)
-
-/* Tile of the TMA pipeline (Step 3.7): NT consumer threads x VECS 16-byte vectors
- * each (the block has 3 more warps, which load, sum and look back), so VT = 4 VECS
- * int32 or 2 VECS int64 values per thread and the same bytes for both types
- * (NT x VECS x 16 = 20 KB: a block finishes about one tile per look-back, so a
- * bigger tile moves more bytes per look-back; v7_pipeline.cu). VECS odd: the
- * 8 lanes one 16-byte shared-memory access serves at once then hit 8 different
- * groups of banks. The stages and the blocks per SM are in lab3_pipeline.cuh (the
- * tests do not need them). -D overrides are for tuning experiments only. */
-#ifndef LAB3_TMA_NT
-#define LAB3_TMA_NT 256
-#endif
-#ifndef LAB3_TMA_VECS
-#define LAB3_TMA_VECS 5
-#endif
-#define LAB3_TMA_VT_I32 (4 * LAB3_TMA_VECS)
-#define LAB3_TMA_VT_I64 (2 * LAB3_TMA_VECS)
-#define LAB3_TMA_NV_I32 (LAB3_TMA_NT * LAB3_TMA_VT_I32)
-#define LAB3_TMA_NV_I64 (LAB3_TMA_NT * LAB3_TMA_VT_I64)
-
-/* Tile of the pipelined compaction (Step 3.8): Step 3.7's NT workers x
- * LAB3_SELECT_PIPE_VECS 16-byte vectors (20 KB; odd), in a ring of 3 stages
- * (v8_select_pipeline.cu). A compaction does more per tile than the scan, and bigger
- * tiles paid on both GPUs (plots/data/lab3_select_pipe_tune_*.csv). -D overrides
- * are for tuning experiments only. */
-#ifndef LAB3_SELECT_PIPE_VECS
-#define LAB3_SELECT_PIPE_VECS 5
-#endif
-#define LAB3_SELECT_PIPE_NV_I32 (LAB3_TMA_NT * 4 * LAB3_SELECT_PIPE_VECS)
-#define LAB3_SELECT_PIPE_NV_I64 (LAB3_TMA_NT * 2 * LAB3_SELECT_PIPE_VECS)
 
 /* Scratch every launcher draws from, allocated once per problem (never inside a
  * timed launch). The single-pass variants of Steps 3.3-3.6 reset the part they use
@@ -107,13 +42,13 @@ typedef struct {
 
 /* The status block of a workspace for n items, enough for every variant: packed
  * entries for the smallest tile (LAB3_MIN_TILE values), or entries
- * LAB3_PIPE_STATUS_SPACING apart for the smallest tile of a pipeline (Step 3.7's
- * int64 tile, LAB3_TMA_NV_I64 values), whichever is larger: for small n the
- * padding's entries decide, and they are spaced too. */
+ * LAB3_PIPE_STATUS_SPACING apart for the smallest tile of a pipeline
+ * (LAB3_PIPE_MIN_NV values), whichever is larger: for small n the padding's
+ * entries decide, and they are spaced too. */
 static inline size_t lab3_workspace_status_bytes(size_t n)
 {
     size_t packed = lab3_status_bytes(n, LAB3_MIN_TILE, LAB3_STATUS_ENTRY_MAX);
-    size_t spaced = lab3_status_bytes(n, LAB3_TMA_NV_I64, LAB3_PIPE_STATUS_SPACING);
+    size_t spaced = lab3_status_bytes(n, LAB3_PIPE_MIN_NV, LAB3_PIPE_STATUS_SPACING);
     return packed > spaced ? packed : spaced;
 }
 

@@ -9,37 +9,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#ifdef __CUDACC__
-#define LAB3_HD __host__ __device__
-#else
-#define LAB3_HD
-#endif
+#include "kit_hd.h"
 
 /* ---- tiles ------------------------------------------------------------------ */
 
-/* The smallest tile any variant uses; workspace sizes are computed with it, so
- * they are large enough for every variant. */
-#define LAB3_MIN_TILE 256
-
-/* Tiles of nv items needed to cover n items (0 for n == 0). */
-static inline LAB3_HD size_t lab3_tile_count(size_t n, size_t nv) { return (n + nv - 1) / nv; }
-
-/* Items in tile t: nv for every tile but the last, which holds the rest. */
-static inline LAB3_HD size_t lab3_tile_items(size_t n, size_t nv, size_t t)
-{
-    size_t begin = t * nv;
-    if (begin >= n)
-        return 0;
-    return n - begin < nv ? n - begin : nv;
-}
-
 /* Scratch entries the recursive multi-pass scans need: one per tile at every
  * level (the tile totals, then the totals of those, ...) until one tile is left. */
-static inline LAB3_HD size_t lab3_spine_entries(size_t n, size_t nv)
+KIT_HD size_t lab3_spine_entries(size_t n, size_t nv)
 {
     size_t total = 0;
     while (n > nv) {
-        n = lab3_tile_count(n, nv);
+        n = kit_div_up(n, nv);
         total += n;
     }
     return total;
@@ -62,38 +42,22 @@ static inline LAB3_HD size_t lab3_spine_entries(size_t n, size_t nv)
 #define LAB3_TICKET_BYTES 128
 /* Bytes of one status entry: 8 for 32-bit values, 16 for 64-bit values. */
 #define LAB3_STATUS_ENTRY_MAX 16
-/* Bytes from one status to the next in a pipeline (Steps 3.7-3.8): two statuses
- * in a 128-byte line, where packed entries put 16 (32-bit values) or 8 (64-bit).
- * Every SM publishes two statuses per tile and reads a window of 32 per tile, all
- * near the front of the array. Measured on an H200 (lecture 3; plots/data/
- * lab3_status_reads_h200.csv, lab3_status_spacing_h200.csv), int32 at 2^28: a
- * look-back that reads one window and waits for nothing is no faster than the
- * real one (0.87 of memcpy against 0.89; no look-back at all: 0.94), so the reads
- * cost, not the wait. Spread 64 bytes apart (12 KB tiles), the scan reaches
- * 0.90-0.91 (int64 0.91 -> 0.92), the int64 compaction gains 2% against CUB, and
- * 2^24 moves by -1.2 to +0.2 points, although a window then spans 16 lines
- * instead of 2 (int32; 32 or 128 bytes apart, its first poll took longer): the
- * bulk copies land about 0.6 us sooner (lab3_station_times_h200.csv). 128 bytes
- * apart gained as much at 2^28 and lost 2.7 points at 2^24. The workspace's
- * status block has room for both layouts (lab3_workspace_status_bytes, lab3.h). */
-#define LAB3_PIPE_STATUS_SPACING 64
-
 /* Bytes of the status block (ticket + padding + one entry per tile) for a scan
  * of n items in tiles of nv with entries of entry_bytes. */
-static inline LAB3_HD size_t lab3_status_bytes(size_t n, size_t nv, size_t entry_bytes)
+KIT_HD size_t lab3_status_bytes(size_t n, size_t nv, size_t entry_bytes)
 {
-    return LAB3_TICKET_BYTES + (LAB3_LOOKBACK_PAD + lab3_tile_count(n, nv)) * entry_bytes;
+    return LAB3_TICKET_BYTES + (LAB3_LOOKBACK_PAD + kit_div_up(n, nv)) * entry_bytes;
 }
 
 /* 32-bit values: flag and value in ONE 64-bit word (flag in the high half), so a
  * single 64-bit store publishes both and a single 64-bit load sees both: no
  * reader can ever see a new flag with an old value. */
-static inline LAB3_HD uint64_t lab3_pack32(uint32_t flag, uint32_t value)
+KIT_HD uint64_t lab3_pack32(uint32_t flag, uint32_t value)
 {
     return (uint64_t)flag << 32 | value;
 }
-static inline LAB3_HD uint32_t lab3_flag32(uint64_t word) { return (uint32_t)(word >> 32); }
-static inline LAB3_HD uint32_t lab3_value32(uint64_t word) { return (uint32_t)word; }
+KIT_HD uint32_t lab3_flag32(uint64_t word) { return (uint32_t)(word >> 32); }
+KIT_HD uint32_t lab3_value32(uint64_t word) { return (uint32_t)word; }
 
 /* 64-bit values: flag + 64-bit value do not fit one 64-bit word, and the memory
  * model only promises that each aligned 64-bit access is indivisible (a 16-byte
@@ -108,7 +72,7 @@ typedef struct {
     uint64_t lo, hi;
 } lab3_pair;
 
-static inline LAB3_HD lab3_pair lab3_pack64(uint32_t flag, uint64_t value)
+KIT_HD lab3_pair lab3_pack64(uint32_t flag, uint64_t value)
 {
     lab3_pair p;
     p.lo = lab3_pack32(flag, (uint32_t)value);
@@ -116,12 +80,12 @@ static inline LAB3_HD lab3_pair lab3_pack64(uint32_t flag, uint64_t value)
     return p;
 }
 /* The flag, or X when the two halves disagree (a torn read: try again). */
-static inline LAB3_HD uint32_t lab3_flag64(lab3_pair p)
+KIT_HD uint32_t lab3_flag64(lab3_pair p)
 {
     uint32_t a = lab3_flag32(p.lo), b = lab3_flag32(p.hi);
     return a == b ? a : LAB3_STATUS_X;
 }
-static inline LAB3_HD uint64_t lab3_value64(lab3_pair p)
+KIT_HD uint64_t lab3_value64(lab3_pair p)
 {
     return (uint64_t)lab3_value32(p.hi) << 32 | lab3_value32(p.lo);
 }
@@ -134,8 +98,8 @@ static inline LAB3_HD uint64_t lab3_value64(lab3_pair p)
  * the array before each launch use epoch 0, so for them a tag is the plain flag.
  * A zeroed word is X in every epoch. */
 #define LAB3_EPOCH_MAX ((1u << 30) - 1)
-static inline LAB3_HD uint32_t lab3_tag(uint32_t epoch, uint32_t flag) { return epoch << 2 | flag; }
-static inline LAB3_HD uint32_t lab3_untag(uint32_t epoch, uint32_t tagged)
+KIT_HD uint32_t lab3_tag(uint32_t epoch, uint32_t flag) { return epoch << 2 | flag; }
+KIT_HD uint32_t lab3_untag(uint32_t epoch, uint32_t tagged)
 {
     return tagged >> 2 == epoch ? tagged & 3u : LAB3_STATUS_X;
 }
@@ -144,7 +108,7 @@ static inline LAB3_HD uint32_t lab3_untag(uint32_t epoch, uint32_t tagged)
 
 /* Keep an item when a hash of its bits falls below keep_pct percent: the same on
  * CPU and GPU, about keep_pct% of random data, none for 0, all for 100. */
-static inline LAB3_HD int lab3_keep(uint64_t bits, uint32_t keep_pct)
+KIT_HD int lab3_keep(uint64_t bits, uint32_t keep_pct)
 {
     bits ^= bits >> 33;
     bits *= 0xff51afd7ed558ccdull;

@@ -16,9 +16,10 @@
  * different banks.
  *
  * Still slow: the input is read twice, about 3n memory traffic against the 2n
- * of a copy, plus three dependent launches. Expect: ~2/3 of the copy rate at
- * large n, launch latency dominating small n. */
-#include "lab3_scan.cuh"
+ * of a copy, plus three dependent launches. Expect: near 2/3 of the copy rate at
+ * 2^28, launch latency dominating small n (lecture 3, Step 3.2's table). */
+#include "lab3_block_scan.cuh"
+#include "lab3_tile_load.cuh"
 
 enum { NT = LAB3_BLOCKED_NT, VT = LAB3_BLOCKED_VT, NV = NT * VT };
 
@@ -29,7 +30,7 @@ __global__ void rts_upsweep(const T *in, size_t n, T *tile_totals)
     // BEGIN SOLUTION (Step 3.2): each thread sums its VT values in[base + k*NT + tid] (coalesced; 0 past count); reduce the block: lab3_warp_sum per warp, lane 0 -> __shared__ warp_totals[NT/32], barrier, warp 0 sums them with lab3_warp_sum; thread 0 writes tile_totals[blockIdx.x]
     __shared__ T warp_totals[NT / 32];
     size_t base = (size_t)blockIdx.x * NV;
-    size_t count = lab3_tile_items(n, NV, blockIdx.x);
+    size_t count = kit_tile_items(n, NV, blockIdx.x);
     T sum = 0;
 #pragma unroll
     for (int k = 0; k < VT; k++) {
@@ -58,7 +59,7 @@ __global__ void rts_downsweep(const T *in, T *out, size_t n, int exclusive, cons
     __shared__ T tile[NV];
     __shared__ T warp_sums[NT / 32 + 1];
     size_t base = (size_t)blockIdx.x * NV;
-    size_t count = lab3_tile_items(n, NV, blockIdx.x);
+    size_t count = kit_tile_items(n, NV, blockIdx.x);
     T v[VT];
     lab3_load_tile<NT, VT>(in + base, count, tile, v);
     T mine = 0;
@@ -78,7 +79,7 @@ template <typename T>
 static int rts_scan(const T *in, T *out, size_t n, int exclusive, T *spine, cudaStream_t stream)
 {
     // BEGIN SOLUTION (Step 3.2): one tile: downsweep alone (offsets NULL); else upsweep into spine, rts_scan(totals, totals, tiles, 1, spine + tiles), downsweep with the totals as offsets
-    size_t tiles = lab3_tile_count(n, NV);
+    size_t tiles = kit_div_up(n, NV);
     T *totals = NULL;
     if (tiles > 1) {
         totals = spine;

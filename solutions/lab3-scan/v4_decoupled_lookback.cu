@@ -19,11 +19,12 @@
  *
  * What is still slow: one thread does the look-back, one dependent L2 round
  * trip per predecessor; loads are scalar (4 or 8 bytes per thread per load).
- * Expect: 15-19x chained at large n, yet despite its 2n traffic (against 3n)
- * still below reduce-then-scan (on an H200 at 2^28 int32: 157 against 341 billion
- * items/s): moving only 2n values is not enough on its own. Step 3.5 closes the
- * gap. */
-#include "lab3_scan.cuh"
+ * Expect: over 15x chained at large n, yet despite its 2n traffic (against 3n)
+ * still below reduce-then-scan, at about 0.3 of memcpy for int32: moving only 2n
+ * values is not enough on its own (lecture 3, Step 3.5's table). */
+#include "lab3_block_scan.cuh"
+#include "lab3_lookback.cuh"
+#include "lab3_tile_load.cuh"
 
 enum { NT = LAB3_BLOCKED_NT, VT = LAB3_BLOCKED_VT, NV = NT * VT };
 
@@ -61,7 +62,7 @@ __global__ void lookback_scan(const T *in, T *out, size_t n, int exclusive, lab3
     __shared__ T tile_prefix;
     const unsigned int t = status.take_tile();
     size_t base = (size_t)t * NV;
-    size_t count = lab3_tile_items(n, NV, t);
+    size_t count = kit_tile_items(n, NV, t);
 
     T v[VT];
     lab3_load_tile<NT, VT>(in + base, count, tile, v);
@@ -95,7 +96,7 @@ template <typename T>
 static int decoupled_lookback(const lab3_scan_io *io, cudaStream_t stream)
 {
     // BEGIN SOLUTION (Step 3.4): reset the ticket and status array, then launch one block per tile
-    size_t tiles = lab3_tile_count(io->n, NV);
+    size_t tiles = kit_div_up(io->n, NV);
     if (int err = lab3_tile_status<T>::reset(io->ws, tiles, stream))
         return err;
     lookback_scan<T><<<tiles, NT, 0, stream>>>((const T *)io->in, (T *)io->out, io->n, io->exclusive,

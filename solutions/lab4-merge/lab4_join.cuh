@@ -37,13 +37,19 @@ static_assert(SEARCH_NT >= 96 && SEARCH_NT % 32 == 0, "the two look-backs run in
  * (v5_join_fused.cu). */
 typedef cub::BlockScan<int64_t, SEARCH_NT, cub::BLOCK_SCAN_WARP_SCANS> join_block_scan;
 
-/* The tile's shared memory. keys (the tile's A keys, then its B keys) and the
- * A rows' lower bounds live in offset's bytes until the scan writes it. An A
- * item's slot of first holds its first match; the B items' slots hold the B
- * items' match flags, one byte each (join_b_matched): first's B slots are 4
- * bytes an item, so a tile's B flags always fit in them, and no A item's first
- * match is ever written over them. (A separate array of flags would cost a
- * byte an item, 2,816 bytes a tile, which Step 4.5's chunk takes instead.) */
+/* The tile's shared memory. Until the scan writes offset (SEARCH_NV int64_t),
+ * its bytes hold two int32_t arrays of SEARCH_NV each, for join_count_tile:
+ *   keys  = (int32_t *)s.offset: the tile's A keys at [0, tile_a), then its B
+ *           keys at [tile_a, tile_n), as lab4_load_tile leaves them;
+ *   lower_s = keys + SEARCH_NV (the second half): lower_s[i] = A item i's
+ *           lower bound in B.
+ * The scan overwrites both: read them for the last time before it, and keep
+ * what the items need after it (their row counts) in registers. An A item's
+ * slot of first holds its first match; the B items' slots hold the B items'
+ * match flags, one byte each (join_b_matched): first's B slots are 4 bytes an
+ * item, so a tile's B flags always fit in them, and no A item's first match is
+ * ever written over them. (A separate array of flags would cost a byte an
+ * item, 2,816 bytes a tile, which Step 4.5's chunk takes instead.) */
 struct join_tile_shared {
     typename join_block_scan::TempStorage scan;
     int64_t offset[SEARCH_NV]; /* the rows of the tile's items before item i (exclusive scan) */
@@ -87,9 +93,13 @@ struct join_tile {
  *      that key is lab4_upper_bound_from(b, b_count, r.b_end, key), stored in
  *      s.run_end (-1 otherwise). Barrier.
  *   2. ONE sorted search (v2's, A first: upper = 0), each thread from its
- *      diagonal (lab4_tile_merge_path_search: int indices): lower bounds
- *      (global) of the A items, flags of the B items (join_b_matched) when
- *      the join keeps B rows. Neither B's bounds nor A's flags are stored
+ *      diagonal (lab4_tile_merge_path_search: int indices): the A items'
+ *      lower bounds into lower_s (join_tile_shared), flags of the B items
+ *      (join_b_matched) when the join keeps B rows. A bound's slot is
+ *      tile-local (lower_s[i] for A item i) and its value a global index into
+ *      B (a_base, b_base = r.a_begin, r.b_begin): s.first needs it global, and
+ *      the tile's B key at it is keys[tile_a + lower_s[i] - r.b_begin] (when that
+ *      is below tile_n). Neither B's bounds nor A's flags are stored
  *      (b_bound, a_match NULL): step 3 reads an A item's match where it looks
  *      for its upper bound anyway; nor B's flags for an inner or left join
  *      (b_match NULL too), whose B items produce no row.
@@ -101,8 +111,9 @@ struct join_tile {
  *      the key that continues past the tile (keys[i] == halo.b_next); any
  *      other A item has a match when the tile's B key at its lower bound is its
  *      key (one read, the flag the search did not store), and then
- *      lab4_tile_upper_bound_from on the tile's B keys from lower + 1 finds the
- *      run's end (one more read when the run has one key).
+ *      lab4_tile_upper_bound_from on the tile's B keys from just past it
+ *      (tile-local: lower_s[i] - r.b_begin + 1; add r.b_begin to the answer)
+ *      finds the run's end (one more read when the run has one key).
  *      (This replaces a second, B-first search: its merge path search and walk
  *      cost as much as the first, for an answer most rows get in one read.)
  *      Each item's rows with lab4_join_count (A item: upper - lower matches; B
@@ -110,7 +121,10 @@ struct join_tile {
  *      match (lower, or -1 without matches) to s.first[i], over no B flag
  *      (join_tile_shared). Then the tile's exclusive scan of the rows
  *      (cub::BlockScan over the thread sums, then each thread its items) into
- *      s.offset[slot]; the barrier after it (__syncthreads_or) also tells
+ *      s.offset[slot]. The scan writes over keys and lower_s, so each thread
+ *      keeps its VT items' row counts in a register array (int32_t
+ *      item_rows[SEARCH_VT], constant indices once unrolled) from the count to
+ *      its own offsets. The barrier after it (__syncthreads_or) also tells
  *      whether any A item produces more than one row (tile.one_row_each).
  * Returns the tile, the same in every thread. */
 static __device__ join_tile join_count_tile(const int32_t *__restrict__ a, int64_t a_count,
@@ -119,7 +133,7 @@ static __device__ join_tile join_count_tile(const int32_t *__restrict__ a, int64
                                             int keep_b, unsigned int *ticket, join_tile_shared &s)
 {
     join_tile tile;
-    // BEGIN SOLUTION (Step 4.4): the three steps above: ticket; keys, halo and s.run_end; one A-first search (lower bounds; B's flags into join_b_matched when keep_b, else NULL); rows per item (A's match and upper bound from the tile's B keys), first matches, BlockScan into s.offset; fill in tile
+    // BEGIN SOLUTION (Step 4.4): the three steps above: ticket; keys, halo and s.run_end; one A-first search (global lower bounds into lower_s; B's flags into join_b_matched when keep_b, else NULL); rows per item (A's match and upper bound from the tile's B keys) kept in registers, first matches, BlockScan into s.offset; fill in tile
     /* Steps 1-3 only: dead before s.offset is written. lower_s: A's lower bounds. */
     int32_t *keys = (int32_t *)s.offset, *lower_s = keys + SEARCH_NV;
 
@@ -263,16 +277,16 @@ static __device__ int64_t join_look_back(unsigned long long *status, int64_t t, 
         int64_t p = end - 1 - lane;
         unsigned long long word =
             p >= 0 ? status_ref(status[p]).load(cuda::memory_order_relaxed) : LOOK_BACK_P << 62;
-        while (__any_sync(0xffffffffu, word >> 62 == LOOK_BACK_X)) {
+        while (__any_sync(KIT_FULL_MASK, word >> 62 == LOOK_BACK_X)) {
             __nanosleep(64);
             if (word >> 62 == LOOK_BACK_X)
                 word = status_ref(status[p]).load(cuda::memory_order_relaxed);
         }
-        unsigned p_lanes = __ballot_sync(0xffffffffu, word >> 62 == LOOK_BACK_P);
+        unsigned p_lanes = __ballot_sync(KIT_FULL_MASK, word >> 62 == LOOK_BACK_P);
         int nearest_p = p_lanes ? __ffs(p_lanes) - 1 : 31; /* lanes past it are not needed */
         int64_t value = lane <= nearest_p ? (int64_t)(word & LOOK_BACK_VALUE) : 0;
         for (int d = 16; d > 0; d /= 2)
-            value += __shfl_xor_sync(0xffffffffu, value, d);
+            value += __shfl_xor_sync(KIT_FULL_MASK, value, d);
         before += value;
         if (p_lanes)
             break;
@@ -316,12 +330,6 @@ static __device__ void join_rows_before(const join_tile &tile, int64_t tiles, in
 
 /* ---- the keys of a later tile --------------------------------------------------------- */
 
-/* How far ahead a tile asks for keys, in quarters of the blocks resident on the
- * GPU (-D to tune; 0: no prefetch). */
-#ifndef LAB4_PREFETCH_QUARTERS
-#define LAB4_PREFETCH_QUARTERS 4
-#endif
-
 /* Ask L2 for the keys in [begin, end): their 16-byte aligned part, in one
  * kit_prefetch_l2 (nothing on GPUs before sm_90). */
 static __device__ __forceinline__ void join_prefetch_span(const int32_t *begin, const int32_t *end)
@@ -338,12 +346,8 @@ static __device__ __forceinline__ void join_prefetch_span(const int32_t *begin, 
  * Tickets go out in order, one per block that starts, so with `ahead` the
  * blocks resident on the GPU, tile t + ahead is drawn about when this block
  * ends, and its block's first loads then wait for L2, not for DRAM (the same
- * idea as lab 3's Step 3.7). Nothing past the last tile.
- * Measured on an H200 (plots/data/lab4_join_prefetch.csv, 2^24, every join
- * type): the fused join 1.4-5.6% faster on unique keys, 1.0-3.9% with the hot
- * key, -0.3% to +2.0% at ~4 rows per key, -0.6% to +1.3% at ~16; at 2^28
- * (inner) 6.3-6.4% on unique keys, 1.2-1.4% at ~4 per key; Step 4.4
- * 3.7-6.2%. 1.5 or 2 times as far ahead did no better. */
+ * idea as lab 3's Step 3.7). Nothing past the last tile. It helps most with
+ * unique keys (lab 4 notebook, section 4.7). */
 static __device__ void join_prefetch_keys(const int32_t *a, int64_t a_count, const int32_t *b, int64_t b_count,
                                           const int64_t *partitions, int64_t tiles, int64_t t)
 {
@@ -355,7 +359,9 @@ static __device__ void join_prefetch_keys(const int32_t *a, int64_t a_count, con
 }
 
 /* The prefetch's distance for a kernel of SEARCH_NT threads: the blocks of it
- * resident on the GPU x LAB4_PREFETCH_QUARTERS / 4 (asked once per kernel). */
+ * resident on the GPU x LAB4_PREFETCH_QUARTERS / 4. Call it in every launcher
+ * call: kit_resident_blocks asks the GPU the first time only (per GPU, for the
+ * whole process) and answers from memory after. */
 template <typename K> static int join_prefetch_ahead(K kernel, int64_t *ahead)
 {
     int resident = 0, err = kit_resident_blocks(kernel, SEARCH_NT, 0, &resident);

@@ -13,11 +13,7 @@
 
 #include <stdint.h>
 
-#ifdef __CUDACC__
-#define LAB4_HD static __host__ __device__ __forceinline__
-#else
-#define LAB4_HD static inline
-#endif
+#include "kit_hd.h"
 /* In device code, fully unroll a loop whose trip count is a compile-time
  * constant once inlined: out[i] then has a constant index and lives in registers. */
 #ifdef __CUDA_ARCH__
@@ -27,7 +23,7 @@
 #endif
 
 /* How many of b[0..count) are < key. */
-LAB4_HD int64_t lab4_lower_bound(const int32_t *b, int64_t count, int32_t key)
+KIT_HD int64_t lab4_lower_bound(const int32_t *b, int64_t count, int32_t key)
 {
     int64_t lo = 0, hi = count;
     while (lo < hi) {
@@ -41,7 +37,7 @@ LAB4_HD int64_t lab4_lower_bound(const int32_t *b, int64_t count, int32_t key)
 }
 
 /* How many of b[0..count) are <= key. */
-LAB4_HD int64_t lab4_upper_bound(const int32_t *b, int64_t count, int32_t key)
+KIT_HD int64_t lab4_upper_bound(const int32_t *b, int64_t count, int32_t key)
 {
     int64_t lo = 0, hi = count;
     while (lo < hi) {
@@ -61,7 +57,7 @@ LAB4_HD int64_t lab4_upper_bound(const int32_t *b, int64_t count, int32_t key)
  * long b is: the join's search tile uses it for the upper bound of every A row
  * with a match (in the tile's B keys, from just past its lower bound) and for the
  * one key whose run of equal B keys continues past the tile (in global memory). */
-LAB4_HD int64_t lab4_upper_bound_from(const int32_t *b, int64_t count, int64_t start, int32_t key)
+KIT_HD int64_t lab4_upper_bound_from(const int32_t *b, int64_t count, int64_t start, int32_t key)
 {
     int64_t lo = start, step = 1; /* b[0..lo) <= key */
     while (lo + step <= count && b[lo + step - 1] <= key) {
@@ -77,7 +73,7 @@ LAB4_HD int64_t lab4_upper_bound_from(const int32_t *b, int64_t count, int64_t s
 /* lab4_upper_bound_from inside a tile, in int (see lab4_tile_merge_path_search
  * below for why): how many of b[0..count) are <= key when b[0..start) are.
  * count < 2^30 (a tile's keys), so the doubling step cannot overflow. */
-LAB4_HD int lab4_tile_upper_bound_from(const int32_t *b, int count, int start, int32_t key)
+KIT_HD int lab4_tile_upper_bound_from(const int32_t *b, int count, int start, int32_t key)
 {
     int lo = start, step = 1; /* b[0..lo) <= key */
     while (lo + step <= count && b[lo + step - 1] <= key) {
@@ -103,8 +99,8 @@ LAB4_HD int lab4_tile_upper_bound_from(const int32_t *b, int count, int start, i
  * b_first = 0: A first on ties; 1: B first. The callers below pick [lo, hi];
  * it must hold the answer and lie inside the diagonal (lo >= diag - b_count,
  * hi <= min(diag, a_count)), so that every probe is an item of A and of B. */
-LAB4_HD int64_t lab4_merge_path_bisect(const int32_t *a, const int32_t *b, int64_t diag, int64_t lo,
-                                       int64_t hi, int b_first)
+KIT_HD int64_t lab4_merge_path_bisect(const int32_t *a, const int32_t *b, int64_t diag, int64_t lo,
+                                      int64_t hi, int b_first)
 {
     // BEGIN SOLUTION (Step 4.1): binary search on the cross diagonal a + b = diag
     while (lo < hi) {
@@ -129,7 +125,7 @@ typedef struct {
 
 /* On the whole diagonal (0 <= diag <= a_count + b_count): a in
  * [max(0, diag - b_count), min(diag, a_count)]. */
-LAB4_HD lab4_split_range lab4_diagonal_range(int64_t diag, int64_t a_count, int64_t b_count)
+KIT_HD lab4_split_range lab4_diagonal_range(int64_t diag, int64_t a_count, int64_t b_count)
 {
     lab4_split_range r = { diag > b_count ? diag - b_count : 0, diag < a_count ? diag : a_count };
     return r;
@@ -141,8 +137,8 @@ LAB4_HD lab4_split_range lab4_diagonal_range(int64_t diag, int64_t a_count, int6
  * and its B count between diag_lo - split_lo and diag_hi - split_hi: at most
  * diag_hi - diag_lo candidates instead of the whole diagonal. The second level of
  * lab4_merge_partitions searches this way. */
-LAB4_HD lab4_split_range lab4_range_between(int64_t diag, int64_t diag_lo, int64_t split_lo,
-                                            int64_t diag_hi, int64_t split_hi)
+KIT_HD lab4_split_range lab4_range_between(int64_t diag, int64_t diag_lo, int64_t split_lo,
+                                           int64_t diag_hi, int64_t split_hi)
 {
     int64_t b_lo = diag_lo - split_lo, b_hi = diag_hi - split_hi;
     lab4_split_range r = { split_lo > diag - b_hi ? split_lo : diag - b_hi,
@@ -151,8 +147,8 @@ LAB4_HD lab4_split_range lab4_range_between(int64_t diag, int64_t diag_lo, int64
 }
 
 /* The Merge Path search over the whole diagonal. */
-LAB4_HD int64_t lab4_merge_path_search(const int32_t *a, int64_t a_count, const int32_t *b,
-                                       int64_t b_count, int64_t diag, int b_first)
+KIT_HD int64_t lab4_merge_path_search(const int32_t *a, int64_t a_count, const int32_t *b,
+                                      int64_t b_count, int64_t diag, int b_first)
 {
     lab4_split_range r = lab4_diagonal_range(diag, a_count, b_count);
     return lab4_merge_path_bisect(a, b, diag, r.lo, r.hi, b_first);
@@ -161,13 +157,12 @@ LAB4_HD int64_t lab4_merge_path_search(const int32_t *a, int64_t a_count, const 
 /* The Merge Path search inside a tile: the same answer as lab4_merge_path_search,
  * in int. A tile's indices all fit in an int, and the 64-bit index arithmetic of
  * the search above costs in every step (two or more instructions for each add,
- * halving, compare and select, two instead of one for each address): in the
- * joins' count tile (lab4_join.cuh) this search and the gallops were 24% of the
- * fused join's instructions for unique keys (H200, ncu). With this search and
- * lab4_tile_upper_bound_from the joins ran 2-9% faster on the H100 and the H200
- * (plots/data/lab4_join_tile32*.csv, lecture 4). */
-LAB4_HD int lab4_tile_merge_path_search(const int32_t *a, int a_count, const int32_t *b, int b_count, int diag,
-                                        int b_first)
+ * halving, compare and select, two instead of one for each address). The
+ * joins' count tile (lab4_join.cuh) is bound by its instructions, so it
+ * searches with this one and lab4_tile_upper_bound_from (what that gained: lab
+ * 4 notebook, section 4.3). */
+KIT_HD int lab4_tile_merge_path_search(const int32_t *a, int a_count, const int32_t *b, int b_count, int diag,
+                                       int b_first)
 {
     // BEGIN SOLUTION (Step 4.1): lab4_merge_path_search with int indices (then the join's tile runs it; the stub is correct, only slower)
     int lo = diag > b_count ? diag - b_count : 0, hi = diag < a_count ? diag : a_count;
@@ -189,8 +184,8 @@ LAB4_HD int lab4_tile_merge_path_search(const int32_t *a, int a_count, const int
  * offsets of obj_count objects (exclusive scan of their counts). B first on
  * ties: object j starts before output k when offsets[j] <= k. Returns how many
  * outputs are among the first `diag` items. */
-LAB4_HD int64_t lab4_lbs_path_search(int64_t first_out, int64_t out_count,
-                                     const int64_t *offsets, int64_t obj_count, int64_t diag)
+KIT_HD int64_t lab4_lbs_path_search(int64_t first_out, int64_t out_count,
+                                    const int64_t *offsets, int64_t obj_count, int64_t diag)
 {
     // BEGIN SOLUTION (Step 4.3): the merge path search with a = first_out + index and B first on ties
     int64_t lo = diag > obj_count ? diag - obj_count : 0;
@@ -215,7 +210,7 @@ LAB4_HD int64_t lab4_lbs_path_search(int64_t first_out, int64_t out_count,
  * lo = max(0, diag - obj_count), and the search runs over their distance from lo
  * (candidate lo + m is compared with offsets[diag - 1 - lo - m]). The fused
  * join stages its chunks with it and lab4_tile_serial_lbs (v5_join_fused.cu). */
-LAB4_HD int64_t lab4_tile_lbs_path_search(int64_t out_count, const int64_t *offsets, int obj_count, int64_t diag)
+KIT_HD int64_t lab4_tile_lbs_path_search(int64_t out_count, const int64_t *offsets, int obj_count, int64_t diag)
 {
     // BEGIN SOLUTION (Step 4.3): lab4_lbs_path_search(0, ...) with an int cursor counted from lo (the stub is correct, only slower)
     int64_t lo = diag > obj_count ? diag - obj_count : 0;
@@ -243,7 +238,7 @@ LAB4_HD int64_t lab4_tile_lbs_path_search(int64_t out_count, const int64_t *offs
 
 /* Where tile boundary t lies on the merged order: t * nv, the last one clamped to
  * the total. */
-LAB4_HD int64_t lab4_tile_diag(int64_t t, int64_t nv, int64_t total)
+KIT_HD int64_t lab4_tile_diag(int64_t t, int64_t nv, int64_t total)
 {
     return t * nv < total ? t * nv : total;
 }
@@ -254,8 +249,8 @@ typedef struct {
     int64_t a_begin, a_end, b_begin, b_end;
 } lab4_merge_range;
 
-LAB4_HD lab4_merge_range lab4_merge_tile_range(const int64_t *partitions, int64_t tile, int64_t nv,
-                                               int64_t a_count, int64_t b_count)
+KIT_HD lab4_merge_range lab4_merge_tile_range(const int64_t *partitions, int64_t tile, int64_t nv,
+                                              int64_t a_count, int64_t b_count)
 {
     int64_t d0 = tile * nv; /* a tile that exists starts before the end */
     int64_t d1 = lab4_tile_diag(tile + 1, nv, a_count + b_count);
@@ -277,8 +272,8 @@ typedef struct {
 
 /* The same cut as a merge tile's: the LBS merges the outputs (first) with the
  * object starts (second). */
-LAB4_HD lab4_lbs_range lab4_lbs_tile_range(const int64_t *partitions, int64_t tile, int64_t nv,
-                                           int64_t out_count, int64_t obj_count)
+KIT_HD lab4_lbs_range lab4_lbs_tile_range(const int64_t *partitions, int64_t tile, int64_t nv,
+                                          int64_t out_count, int64_t obj_count)
 {
     lab4_merge_range m = lab4_merge_tile_range(partitions, tile, nv, out_count, obj_count);
     lab4_lbs_range r = { m.a_begin, m.a_end, m.b_begin, m.b_end };
@@ -295,8 +290,8 @@ LAB4_HD lab4_lbs_range lab4_lbs_tile_range(const int64_t *partitions, int64_t ti
  * vt so the loop unrolls and out[] stays in registers; reads stay below b_end.
  * src (NULL: not recorded) gets where each output came from: its index in keys,
  * so values laid out like the keys can follow them (a merge of pairs). */
-LAB4_HD void lab4_serial_merge(const int32_t *keys, int a, int a_end, int b, int b_end, int count,
-                               int vt, int32_t *out, int *src)
+KIT_HD void lab4_serial_merge(const int32_t *keys, int a, int a_end, int b, int b_end, int count,
+                              int vt, int32_t *out, int *src)
 {
     // BEGIN SOLUTION (Step 4.1): keep both heads in registers; emit the smaller (A on ties) and where it came from, load the next head
     int32_t a_key = a < b_end ? keys[a] : 0;
@@ -330,7 +325,7 @@ typedef struct {
 } lab4_halo;
 
 /* The halo of merge tile r of A and B (B has b_count items). */
-LAB4_HD lab4_halo lab4_tile_halo(const int32_t *a, const int32_t *b, int64_t b_count, lab4_merge_range r)
+KIT_HD lab4_halo lab4_tile_halo(const int32_t *a, const int32_t *b, int64_t b_count, lab4_merge_range r)
 {
     lab4_halo halo;
     halo.has_a_prev = r.a_begin > 0;
@@ -356,10 +351,10 @@ LAB4_HD lab4_halo lab4_tile_halo(const int32_t *a, const int32_t *b, int64_t b_c
  * Results go to tile-local slots a_bound[a], b_bound[b], a_match[a], b_match[b]:
  * a_bound is always written (never NULL: pass shared scratch, e.g. bound_s);
  * b_bound, a_match and b_match may be NULL (not written). */
-LAB4_HD void lab4_serial_search(const int32_t *keys, int a_count, int b_count, int a, int b,
-                                int count, int vt, int upper, int64_t a_base, int64_t b_base,
-                                lab4_halo halo, int32_t *a_bound, int32_t *b_bound,
-                                uint8_t *a_match, uint8_t *b_match)
+KIT_HD void lab4_serial_search(const int32_t *keys, int a_count, int b_count, int a, int b,
+                               int count, int vt, int upper, int64_t a_base, int64_t b_base,
+                               lab4_halo halo, int32_t *a_bound, int32_t *b_bound,
+                               uint8_t *a_match, uint8_t *b_match)
 {
     // BEGIN SOLUTION (Step 4.2): walk the merge; an emitted A item records the B cursor, a B item the A cursor; keep both heads (and the last A key, for B's flags) in registers
     /* As in lab4_serial_merge, both heads stay in registers and each step loads
@@ -417,9 +412,9 @@ LAB4_HD void lab4_serial_search(const int32_t *keys, int a_count, int b_count, i
  * tile's first outputs continue an object that started before the tile). Only
  * objects o < obj_end are in the tile: once o == obj_end every remaining step
  * emits (never read tile_offsets[obj_end - obj_begin], it was not staged). */
-LAB4_HD void lab4_serial_lbs(const int64_t *tile_offsets, int64_t obj_begin, int64_t obj_end,
-                             int64_t out_begin, int64_t k, int64_t o, int count, int vt,
-                             int32_t *obj)
+KIT_HD void lab4_serial_lbs(const int64_t *tile_offsets, int64_t obj_begin, int64_t obj_end,
+                            int64_t out_begin, int64_t k, int64_t o, int count, int vt,
+                            int32_t *obj)
 {
     // BEGIN SOLUTION (Step 4.3): pass object o if o < obj_end and it starts at or before k, else emit output k for object o - 1
     LAB4_UNROLL
@@ -443,8 +438,8 @@ LAB4_HD void lab4_serial_lbs(const int64_t *tile_offsets, int64_t obj_begin, int
  * `count` (<= vt) steps, the j-th output the thread emits (its object) to
  * obj[j] (the caller passes its staging array at this thread's first output).
  * The fused join's chunks (v5_join_fused.cu); see lab4_tile_lbs_path_search. */
-LAB4_HD void lab4_tile_serial_lbs(const int64_t *offsets, int obj_count, int64_t k, int o, int count, int vt,
-                                  int32_t *obj)
+KIT_HD void lab4_tile_serial_lbs(const int64_t *offsets, int obj_count, int64_t k, int o, int count, int vt,
+                                 int32_t *obj)
 {
     // BEGIN SOLUTION (Step 4.3): lab4_serial_lbs with obj_begin = 0, an int object cursor and an int output counter (the stub is correct, only slower)
     int emitted = 0;
@@ -467,7 +462,7 @@ LAB4_HD void lab4_tile_serial_lbs(const int64_t *offsets, int obj_count, int64_t
  * B (upper - lower), or 1 when it has none and the join keeps A rows without
  * partner (left, outer); a B row 1 when no A row has its key and the join keeps
  * those (right, outer), else 0 (its matches are the A rows' outputs). */
-LAB4_HD int64_t lab4_join_count(int is_a_row, int64_t matches, int b_matched, int keep_a, int keep_b)
+KIT_HD int64_t lab4_join_count(int is_a_row, int64_t matches, int b_matched, int keep_a, int keep_b)
 {
     // BEGIN SOLUTION (Step 4.4): matches, or 1 for a kept row without partner
     if (is_a_row)
@@ -483,8 +478,8 @@ LAB4_HD int64_t lab4_join_count(int is_a_row, int64_t matches, int b_matched, in
  * B row first_b + rank (first_b = its first match), an A row without
  * (first_b = -1) with -1; a B row (obj >= a_count) is (-1, obj - a_count), whatever
  * first_b is. */
-LAB4_HD void lab4_join_row(int64_t obj, int64_t rank, int64_t a_count, int32_t first_b,
-                           int32_t *a_index, int32_t *b_index)
+KIT_HD void lab4_join_row(int64_t obj, int64_t rank, int64_t a_count, int32_t first_b,
+                          int32_t *a_index, int32_t *b_index)
 {
     // BEGIN SOLUTION (Step 4.4): the (a, b) pair of one output row
     if (obj < a_count) {

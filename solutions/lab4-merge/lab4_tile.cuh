@@ -15,7 +15,6 @@
 #include "lab4.h"
 #include "lab4_search.h"
 
-enum { LAB4_PARTITION_NT = 128 };
 static_assert(LAB4_PARTITION_NT % LAB4_PARTITION_COARSE_EVERY == 0, "level-1 groups tile the block");
 
 /* The grid of a partition kernel for `tiles` tiles: enough blocks of
@@ -64,25 +63,34 @@ static __device__ __forceinline__ int64_t lab4_merge_path_bisect_lanes(const int
  * the first lab4_tile_diag(t) = min(t * nv, a_count + b_count) merged items,
  * for t = 0 .. tiles, both ends included. lab4_merge_tile_range turns two of them
  * into a tile's intervals. Each boundary is searched by LANES lanes, so block k
- * owns boundaries k * B .. k * B + B - 1, B = NT / LANES (the launcher rounds
- * the grid up; lanes past `tiles` only help their block, see below), in two
- * levels:
- *   1. every coarse_every-th boundary searches its whole diagonal;
- *   2. the others search only between the splits of the two level-1 boundaries
- *      around them (lab4_range_between).
- * A search is a chain of dependent DRAM reads, and the launcher picks the
- * shape by which of two costs bounds the kernel (lab4.h, lecture 4):
- *   - fewer than LAB4_PARTITION_PROBES / 4 boundaries: the chain's latency,
- *     since the DRAM could serve more reads than the searches have in flight.
- *     LANES lanes per boundary (4 to 32, boundaries x LANES <=
- *     LAB4_PARTITION_PROBES) and one level cut the rounds: 4 lanes take about
- *     10 rounds instead of 23 at 2^24 keys. Between the two, one lane and one
- *     level;
- *   - more: the DRAM's rate of random reads, since no probe of a search reads a
- *     sector that another boundary's search reads. One lane each and two levels
- *     with coarse_every = LAB4_PARTITION_COARSE_EVERY cut the reads: at 2^28
- *     keys a search between neighbours 16 tiles apart takes about 15 probes
- *     instead of 27. */
+ * owns BOUNDARIES = LAB4_PARTITION_NT / LANES of them, first = k * BOUNDARIES
+ * up to first + BOUNDARIES - 1, in two levels:
+ *   1. every coarse_every-th boundary of the block (local index 0, c, 2c, ...,
+ *      c = coarse_every) searches its whole diagonal and keeps its split in
+ *      shared memory, level_one[local / c]. The block's upper end, boundary
+ *      first + BOUNDARIES (the next block's first), is searched too, into
+ *      level_one[BOUNDARIES / c], by the lanes of the block's last boundary,
+ *      which has no level-1 search of its own when c > 1. Barrier;
+ *   2. every other boundary searches only between the splits of the two level-1
+ *      boundaries around it, level_one[g] and level_one[g + 1] for g = local / c
+ *      (lab4_range_between).
+ * With c = 1 every boundary is level 1 and level 2 has nothing to do. c divides
+ * BOUNDARIES (the launcher passes 1, or LAB4_PARTITION_COARSE_EVERY with one
+ * lane: the static_assert above). c is a run-time value and a __shared__ array
+ * needs a constant size: declare level_one[BOUNDARIES + 1], room for c = 1; a
+ * larger c uses its first BOUNDARIES / c + 1. The grid is rounded up
+ * (lab4_partition_blocks(tiles, BOUNDARIES)), so the last block may own
+ * boundaries past `tiles`: their lanes still run level 1, on the clamped
+ * boundary min(t, tiles), so that every level_one entry the block's real
+ * boundaries read is set, but they write no partitions[t] and skip level 2.
+ * Which shape runs (lab4_launch_merge_partitions; lecture 4, Step 4.1):
+ *   - at most LAB4_PARTITION_PROBES / 4 boundaries: a search's chain of
+ *     dependent reads bounds the time. LANES lanes per boundary (4 to 32) and
+ *     one level cut the rounds: 4 lanes take about 10 instead of 23 at 2^24 keys;
+ *   - from LAB4_PARTITION_PROBES on: the DRAM's rate of random reads bounds it.
+ *     One lane and two levels cut the reads: at 2^28 keys a search between
+ *     neighbours 16 tiles apart takes about 15 probes instead of 27;
+ *   - in between: one lane, one level. */
 template <int LANES>
 static __global__ void __launch_bounds__(LAB4_PARTITION_NT)
 lab4_merge_partitions(const int32_t *a, int64_t a_count, const int32_t *b, int64_t b_count,
@@ -146,7 +154,7 @@ static int lab4_launch_partitions_with(const int32_t *a, int64_t a_count, const 
 }
 
 /* Launch lab4_merge_partitions for `tiles` tiles (tiles + 1 boundaries) in the
- * shape lab4.h describes: from LAB4_PARTITION_PROBES boundaries on, one lane each
+ * shape lab4_shapes.h describes: from LAB4_PARTITION_PROBES boundaries on, one lane each
  * in two levels; below, one level, with the most lanes per boundary (4 to 32)
  * that keep boundaries x lanes <= LAB4_PARTITION_PROBES, or one lane where not
  * even 4 do. */

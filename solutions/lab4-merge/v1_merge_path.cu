@@ -1,33 +1,26 @@
 /* Step 4.1: Merge Path, the two-phase merge.
  *
- * Phase 1 (partition): the output is cut into tiles of NV = NT * VT items. One
- * thread per tile boundary runs a Merge Path search (a binary search on the
- * cross diagonal) to learn how many of the tile's first items come from A; the
- * rest come from B. Every tile then owns exactly NV outputs, however the keys
- * are spread: perfect load balance.
- * Phase 2 (work): a block loads its A and B intervals into shared memory with
- * coalesced reads, each thread finds its own start on diagonal tid * VT with a
- * search in shared memory, merges VT items sequentially into registers (the CPU
- * loop), writes them back to shared memory and the block stores the tile
- * coalesced. Every input is read once and every output written once: O(n).
+ * Step 4.0 does O(n log n) work in chains of dependent DRAM loads. Here the
+ * output is cut instead of the inputs, into tiles of NV = NT * VT items.
+ * Phase 1 (partition, lab4_tile.cuh): one Merge Path search per tile boundary,
+ * a binary search on the cross diagonal, gives how many of the tile's first
+ * items come from A; the rest come from B. Every tile then owns exactly NV
+ * outputs, however the keys are spread: perfect load balance.
+ * Phase 2 (merge_tiles): a block loads its A and B intervals into shared memory
+ * with coalesced reads, each thread finds its own start on diagonal tid * VT
+ * with a search in shared memory, merges VT items sequentially into registers
+ * (the CPU loop), writes them back to shared memory, and the block stores the
+ * tile coalesced. Every input is read once and every output written once: O(n).
  * Pairs: the values are loaded next to the keys in the same layout, the serial
  * merge records where each output came from, and each thread gathers its
  * values from there: the same three barriers, twice the shared memory.
- * Still slow: each tile waits on its loads with nothing else to do but what
- * other resident blocks offer; VT and NT trade registers and shared memory for
- * loads in flight (tune them: LAB4_MERGE_NT, LAB4_MERGE_VT in lab4.h, VT odd).
- * On an H200, 128 x 23 did best of the shapes tried (128..512 x 7..23): long
- * serial runs per thread amortize the searches and barriers; 56 registers for
- * keys, 87 for pairs (nvcc 13.0, sm_90, -Xptxas -v).
- * From 32,768 tile boundaries on (2^27 keys and up) the partition kernel
- * searches in two levels (lab4_tile.cuh): at 2^28 it then reads 113 MB of DRAM
- * instead of 249 MB (H100), and the merge goes from 0.91x to 0.98x of CUB;
- * below 8,192 boundaries (2^24 keys and down) several lanes of a warp search
- * each boundary together.
- * Expect: level with CUB's merge (at 2^24 keys 0.98x on an H100 and 0.99x on
- * an H200, lab4_merge*.csv; at 2^28, 0.98x on an H100 and 1.01x on an H200),
- * 82-90% of the copy rate at 2^28; with pairs, ahead of CUB's MergePairs
- * (1.11x-1.18x at 2^24, 1.20x-1.32x at 2^28: lecture 4, "Key-value pairs"). */
+ * Still slow: a tile waits on its loads with nothing to overlap them but what
+ * the other resident blocks offer, and at 2^24 keys and below the partition
+ * kernel and the launches are a large part of a short run. NT and VT
+ * (LAB4_MERGE_NT, LAB4_MERGE_VT in lab4_shapes.h; VT odd) trade registers and
+ * shared memory for loads in flight.
+ * Expect: level with CUB's merge at 2^24 and 2^28 keys, about 0.8 of the copy
+ * at 2^28, and ahead of CUB's MergePairs with pairs (lecture 4, Step 4.1). */
 #include "lab4.h"
 #include "lab4_tile.cuh"
 

@@ -9,7 +9,10 @@
  * overflows, however skewed the counts: one object with a million outputs and
  * a million empty objects cost the same), then each thread walks VT steps.
  * The join (step 4.4) uses the same tile routine, lab4_tile_lbs.
- * Expect: the rate of a merge; outputs dominate the bytes. */
+ * Still slow: the offsets and the search's cursors are 64-bit, which costs
+ * instructions in every step (Step 4.5's tile versions search in int).
+ * Expect: about half the copy at 2^26 outputs of 2^24 objects, outputs
+ * dominating the bytes (lecture 4, Step 4.3's table). */
 #include "lab4.h"
 #include "lab4_tile.cuh"
 

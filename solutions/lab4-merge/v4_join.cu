@@ -4,43 +4,30 @@
  * their outer product; an A row without partner gives (a, -1) in left and outer
  * joins, a B row without partner (-1, b) in right and outer joins. Output order:
  * A rows in order, each with its matches in B order, then the unmatched B rows.
- * Nothing new is needed, only the earlier steps composed, with as few passes over
- * memory as they allow:
- *   1. search, count and scan in ONE pass over the keys (join_search_scan): a
- *      Merge Path tile of A and B (step 4.1) runs the sorted search of step 4.2
- *      once on the keys in shared memory, A first: the lower bound of each A row
- *      and a match flag for each B row. An A row finds its upper bound from
- *      there: its run of equal B keys, if any, starts at its lower bound (one
- *      read says whether the B key there is its own), and an exponential search
- *      over the tile's B keys finds the run's end (one more read for a run of
- *      one key). An A row then knows its matches B[lower,
- *      upper) and how many rows it produces (upper - lower, or 1 when it has
- *      none and the join keeps it); a B row produces 1 when it has none and the
- *      join keeps it. The tile scans those counts and learns what all earlier
- *      tiles produced with a decoupled look-back (lab 3, run by a whole warp
- *      per count): it writes offsets[i], the first output row of A row i,
- *      and appends its kept unmatched B rows to b_rows. The last tile writes the
- *      row count, on the device: nothing waits for the host;
- *   2. expand (join_partitions, join_expand): a load-balancing search (step 4.3)
+ * Nothing new is needed, only Steps 4.1-4.3 composed, with no trip to the host:
+ *   1. search, count and scan in ONE pass over the keys (join_search_scan, the
+ *      tile in lab4_join.cuh): a Merge Path tile runs Step 4.2's search once,
+ *      A first; each A row gets its matches B[lower, upper) and its row count,
+ *      the tile scans the counts and learns what earlier tiles produced with a
+ *      decoupled look-back (lab 3). It writes offsets[i] (A row i's first output
+ *      row), first_b[i], the kept unmatched B rows in order (b_rows), and from
+ *      the last tile the row count, on the device;
+ *   2. expand (join_partitions, join_expand): Step 4.3's load-balancing search
  *      over the A rows' outputs + the A rows pairs every output row with its A
- *      row a and rank r: (a, first_b[a] + r), or (a, -1) when a has no match;
- *      the unmatched B rows follow as (-1, b). These kernels read the row count
- *      from device memory, and the launcher sizes them for the largest join that
- *      fits (join_capacity rows): a join with more rows writes nothing, and the
- *      host learns its row count at the very end, from the launcher's one copy.
- * Each expand tile gets a fixed number of inputs + outputs, so one key with a
- * huge outer product is spread over many tiles instead of stalling one thread.
- * Bytes moved, with n = |A| + |B| keys (|A| = n/2), R output rows, U of them
- * unmatched B rows: the keys once (4n), per A row its offset and first match
- * written and read back (24 n/2), per B row of U one index written and read
- * back (8U), the rows (8R): 16n + 8U + 8R, against the 4n + 8R the operation
- * needs. (The first version: two search passes, a count kernel, CUB's scan of
- * 64-bit counts over A's and B's rows, an expand over both, and a round trip to
- * the host for the row count in the middle: about 53n + 8R, and an idle GPU
- * while the host read the count.)
- * Expect: below a merge still (two partition kernels of dependent loads, a
- * tile that also scans and looks back, a copy of the count at the end); the
- * phases with ./lab4 --op join --phases. */
+ *      row a and rank r: (a, first_b[a] + r), or (a, -1); the kept B rows follow
+ *      as (-1, b). Each expand tile gets a fixed number of inputs + outputs, so a
+ *      key with a huge outer product is spread over many tiles. These kernels
+ *      read the row count from device memory: the launcher sizes them for the
+ *      largest join that fits (join_capacity rows), a bigger one writes nothing,
+ *      and the host learns the count from one copy at the very end.
+ * Bytes, for n = |A| + |B| keys (|A| = n/2), R output rows, U kept B rows: the
+ * keys once (4n), 12 bytes per A row written and read back (offset, first
+ * match: 12n), 8U for the list, 8R for the rows: 16n + 8U + 8R.
+ * Still slow: the count tile does far more per key than a merge tile (gallops,
+ * a 64-bit scan, the look-back) and is bound by its instructions; the 12 bytes
+ * per A row only feed the expand (Step 4.5 removes them).
+ * Expect: about a fifth of the copy for unique keys at 2^24 (lecture 4, Step
+ * 4.4's table); ./lab4 --op join --phases times the phases. */
 #include "lab4_join.cuh"
 
 /* The search + scan tile is in lab4_join.cuh; the expand has its own. */
@@ -185,10 +172,17 @@ static int record_phase(const lab4_io *io, int phase, cudaStream_t stream)
  * *io->join_rows = the true row count, on success and on LAB4_ERR_JOIN_TOO_LARGE
  * alike (lab4.h). A join of more than io->join_capacity rows returns that error;
  * its expand kernels found the count too big on the device and wrote nothing.
- * The launch sizes: the search has one block per tile; the expand's kernels are
- * sized for the largest join that fits, join_capacity rows, and capped at the
- * blocks resident on the GPU (they loop): partitions for that many tiles must fit
- * in io->partition_capacity (checked first, like every launcher: lab4.h). */
+ * The grids, with most_expand_tiles = kit_div_up(join_capacity + a_count, NV)
+ * (the expand tiles of the largest join that fits):
+ *   - join_search_scan: one block of SEARCH_NT threads per search tile;
+ *   - join_partitions: lab4_partition_blocks(most_expand_tiles) blocks of
+ *     LAB4_PARTITION_NT threads, but no more than the GPU holds at once
+ *     (kit_resident_blocks of join_partitions): its threads loop;
+ *   - join_expand: most_expand_tiles blocks of NT threads, no more than its
+ *     resident blocks and at least 1 (it also writes the kept B rows): its
+ *     blocks loop over the tiles.
+ * The search's tiles + 1 boundaries and most_expand_tiles + 1 must fit in
+ * io->partition_capacity (checked first, like every launcher: lab4.h). */
 extern "C" int lab4_join(const lab4_io *io, cudaStream_t stream)
 {
     int64_t a_count = (int64_t)io->a_count, b_count = (int64_t)io->b_count;
@@ -201,7 +195,7 @@ extern "C" int lab4_join(const lab4_io *io, cudaStream_t stream)
                 return err;
         return 0;
     }
-    // BEGIN SOLUTION (Step 4.4): check the sizes (join_sizes_fit, and the partitions of an expand of join_capacity rows); join_prefetch_ahead (once); 1. join_search_prepare, join_search_scan, record_phase 0; 2. join_partitions, record_phase 1; 3. join_expand, record_phase 2; then join_finish
+    // BEGIN SOLUTION (Step 4.4): check the sizes (join_sizes_fit, and the partitions of an expand of join_capacity rows); the resident grids and join_prefetch_ahead (both kit_resident_blocks: asked on every call, queried once per GPU); 1. join_search_prepare, join_search_scan, record_phase 0; 2. join_partitions, record_phase 1; 3. join_expand, record_phase 2; then join_finish
     const lab4_join_ws *ws = &io->ws;
     int keep_a, keep_b;
     join_keeps(io, &keep_a, &keep_b);
@@ -210,11 +204,11 @@ extern "C" int lab4_join(const lab4_io *io, cudaStream_t stream)
     size_t most_expand_tiles = kit_div_up((size_t)capacity + (size_t)a_count, NV);
     if (!join_sizes_fit(io, search_tiles) || most_expand_tiles + 1 > io->partition_capacity)
         return KIT_CHECK(cudaErrorInvalidValue);
-    static int partition_grid, expand_grid; /* resident blocks, asked once */
-    static int64_t prefetch_ahead;
-    if (!expand_grid && ((err = kit_resident_blocks(join_partitions, LAB4_PARTITION_NT, 0, &partition_grid)) ||
-                         (err = kit_resident_blocks(join_expand, NT, 0, &expand_grid)) ||
-                         (err = join_prefetch_ahead(join_search_scan, &prefetch_ahead))))
+    int partition_grid = 0, expand_grid = 0; /* resident blocks */
+    int64_t prefetch_ahead = 0;
+    if ((err = kit_resident_blocks(join_partitions, LAB4_PARTITION_NT, 0, &partition_grid)) ||
+        (err = kit_resident_blocks(join_expand, NT, 0, &expand_grid)) ||
+        (err = join_prefetch_ahead(join_search_scan, &prefetch_ahead)))
         return err;
 
     /* 1. search, count and scan: one pass over the keys */

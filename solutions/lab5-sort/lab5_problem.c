@@ -89,11 +89,11 @@ static size_t block_bytes_of(size_t n, int pairs)
 /* Workspace capacities, from the tile shapes of lab5.h. */
 static size_t counts_words_of(size_t n)
 {
-    size_t c4 = 16 * lab5_tile_count(n, LAB5_DIGIT4_NV), c8 = 256 * lab5_tile_count(n, LAB5_DIGIT8_NV);
+    size_t c4 = 16 * kit_div_up(n, LAB5_DIGIT4_NV), c8 = 256 * kit_div_up(n, LAB5_DIGIT8_NV);
     return c4 > c8 ? c4 : c8;
 }
-static size_t onesweep_words_of(size_t n) { return lab5_onesweep_words(lab5_tile_count(n, LAB5_ONESWEEP_MIN_NV)); }
-static size_t partition_count_of(size_t n) { return lab5_tile_count(n, LAB5_MERGE_NV) + 1; }
+static size_t onesweep_words_of(size_t n) { return lab5_onesweep_words(kit_div_up(n, LAB5_ONESWEEP_MIN_NV)); }
+static size_t partition_count_of(size_t n) { return kit_div_up(n, LAB5_MERGE_NV) + 1; }
 static size_t scan_temp_bytes_of(size_t n)
 {
     size_t a = lab5_cub_scan_temp_bytes(n), b = lab5_cub_scan_temp_bytes(counts_words_of(n));

@@ -1,20 +1,16 @@
 /* lab5_radix.h: the host/device logic of lab5 that needs no GPU to test: the
- * order-preserving bit transforms of the key types, digit extraction, how n keys
- * split into tiles, which buffer each pass writes, the onesweep status words and
- * pass plan, and the Merge Path search and tile ranges of the merge sort. The
- * kernels and the CPU suite (tests/cpu/test_lab5_radix.c, compiled as C) include
- * the same code. */
+ * order-preserving bit transforms of the key types, digit extraction, which
+ * buffer each pass writes, the onesweep status words and pass plan, and the
+ * Merge Path search and tile ranges of the merge sort (how n keys split into
+ * tiles, kit_div_up and kit_tile_items, is in kit_hd.h). The kernels and the CPU
+ * suite (tests/cpu/test_lab5_radix.c, compiled as C) include the same code. */
 #ifndef LAB5_RADIX_H
 #define LAB5_RADIX_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#ifdef __CUDACC__
-#define LAB5_HD static __host__ __device__ __forceinline__
-#else
-#define LAB5_HD static inline
-#endif
+#include "kit_hd.h"
 
 /* Key types: every key is a 32-bit word; the type says how to order the words. */
 typedef enum { LAB5_U32 = 0, LAB5_I32 = 1, LAB5_F32 = 2 } lab5_type;
@@ -34,7 +30,7 @@ typedef enum { LAB5_U32 = 0, LAB5_I32 = 1, LAB5_F32 = 2 } lab5_type;
 #define LAB5_SIGN 0x80000000u
 #define LAB5_F32_MINUS_ZERO 0x80000000u /* bits of -0.0f */
 
-LAB5_HD uint32_t lab5_order(uint32_t bits, lab5_type type)
+KIT_HD uint32_t lab5_order(uint32_t bits, lab5_type type)
 {
     if (type == LAB5_I32)
         return bits ^ LAB5_SIGN;
@@ -49,7 +45,7 @@ LAB5_HD uint32_t lab5_order(uint32_t bits, lab5_type type)
 /* The inverse of the transform (for making data in a given order): the bits of
  * the key whose word is `word`. lab5_order(lab5_unorder(w)) == w for every w but
  * the word -0.0 would have had (which lab5_order never returns). */
-LAB5_HD uint32_t lab5_unorder(uint32_t word, lab5_type type)
+KIT_HD uint32_t lab5_unorder(uint32_t word, lab5_type type)
 {
     if (type == LAB5_I32)
         return word ^ LAB5_SIGN;
@@ -59,7 +55,7 @@ LAB5_HD uint32_t lab5_unorder(uint32_t word, lab5_type type)
 }
 
 /* key a before key b (strictly), in the key order of `type`. */
-LAB5_HD int lab5_less(uint32_t a, uint32_t b, lab5_type type)
+KIT_HD int lab5_less(uint32_t a, uint32_t b, lab5_type type)
 {
     return lab5_order(a, type) < lab5_order(b, type);
 }
@@ -67,33 +63,19 @@ LAB5_HD int lab5_less(uint32_t a, uint32_t b, lab5_type type)
 /* ---- digits ---------------------------------------------------------------------
  * An LSD radix sort looks at the ordered word `bits` bits at a time, lowest first:
  * pass p sorts by digit p = bits [p*bits, p*bits + bits). */
-LAB5_HD uint32_t lab5_digit(uint32_t word, int pass, int bits)
+KIT_HD uint32_t lab5_digit(uint32_t word, int pass, int bits)
 {
     return (word >> (pass * bits)) & ((1u << bits) - 1u);
 }
 
-LAB5_HD int lab5_pass_count(int bits) { return (32 + bits - 1) / bits; }
-
-/* ---- tiles ------------------------------------------------------------------------ */
-
-/* Tiles of nv keys needed to cover n keys (0 for n == 0). */
-LAB5_HD size_t lab5_tile_count(size_t n, size_t nv) { return (n + nv - 1) / nv; }
-
-/* Keys in tile t: nv for every tile but the last, which holds the rest. */
-LAB5_HD size_t lab5_tile_items(size_t n, size_t nv, size_t t)
-{
-    size_t begin = t * nv;
-    if (begin >= n)
-        return 0;
-    return n - begin < nv ? n - begin : nv;
-}
+KIT_HD int lab5_pass_count(int bits) { return (32 + bits - 1) / bits; }
 
 /* ---- ping-pong buffers -------------------------------------------------------------
  * A sort that writes `writes` times (once per pass) reads the input first and
  * alternates between the output and a scratch buffer, never writing the input.
  * Write j (0-based) goes to the output when writes - 1 - j is even, so the last
  * write always lands in the output. Returns 1 for the output, 0 for the scratch. */
-LAB5_HD int lab5_write_to_output(int j, int writes) { return (writes - 1 - j) % 2 == 0; }
+KIT_HD int lab5_write_to_output(int j, int writes) { return (writes - 1 - j) % 2 == 0; }
 
 /* ---- onesweep -------------------------------------------------------------------
  * The digit passes of onesweep (8-bit digits, 4 passes) share one control block
@@ -104,7 +86,12 @@ LAB5_HD int lab5_write_to_output(int j, int writes) { return (writes - 1 - j) % 
  *   OFFSETS  [4][256] exclusive scan of each row: where each digit's keys start
  *   TICKETS  the histogram kernel's ticket, then one tile ticket per pass
  *   PLAN     bit p set: pass p must run (see lab5_plan)
- * then, from STATUS on, one status word per (pass, tile, digit). */
+ * then, from STATUS on, one status word per (pass, tile, digit), nested
+ * [pass][tile][digit] with the digit fastest: the word of pass p, tile t, digit
+ * d is at STATUS + (p * tiles + t) * 256 + d, where tiles = kit_div_up(n, NV) is
+ * the tile count of the pass kernel that runs (NV its tile: keys, pairs and the
+ * one-tile shape differ). The workspace holds lab5_onesweep_words(tiles) for the
+ * smallest tile (LAB5_ONESWEEP_MIN_NV: the most tiles). */
 enum {
     LAB5_OS_BITS = 8,
     LAB5_OS_DIGITS = 1 << LAB5_OS_BITS,
@@ -118,7 +105,7 @@ enum {
 };
 
 /* Words of the control block plus the status of `tiles` tiles for every pass. */
-LAB5_HD size_t lab5_onesweep_words(size_t tiles)
+KIT_HD size_t lab5_onesweep_words(size_t tiles)
 {
     return LAB5_OS_STATUS + (size_t)LAB5_OS_PASSES * tiles * LAB5_OS_DIGITS;
 }
@@ -135,27 +122,27 @@ LAB5_HD size_t lab5_onesweep_words(size_t tiles)
 #define LAB5_STATUS_COUNT (~LAB5_STATUS_FLAGS)
 #define LAB5_MAX_N (((size_t)1 << 30) - 1)
 
-LAB5_HD uint32_t lab5_status_pack(uint32_t flag, uint32_t count) { return flag | (count & LAB5_STATUS_COUNT); }
-LAB5_HD uint32_t lab5_status_flag(uint32_t word) { return word & LAB5_STATUS_FLAGS; }
-LAB5_HD uint32_t lab5_status_count(uint32_t word) { return word & LAB5_STATUS_COUNT; }
+KIT_HD uint32_t lab5_status_pack(uint32_t flag, uint32_t count) { return flag | (count & LAB5_STATUS_COUNT); }
+KIT_HD uint32_t lab5_status_flag(uint32_t word) { return word & LAB5_STATUS_FLAGS; }
+KIT_HD uint32_t lab5_status_count(uint32_t word) { return word & LAB5_STATUS_COUNT; }
 
 /* Which of the 4 passes must run. A pass whose digit is the same for all n keys
  * (one of its 256 counts equals n) would copy the keys in order, so it is
  * skipped: bit p of one_digit_passes says pass p is such a pass. If every pass
  * could be skipped (all keys have the same word), the last one runs anyway: it
  * is the copy into the output. */
-LAB5_HD uint32_t lab5_plan(uint32_t one_digit_passes)
+KIT_HD uint32_t lab5_plan(uint32_t one_digit_passes)
 {
     uint32_t live = ~one_digit_passes & ((1u << LAB5_OS_PASSES) - 1u);
     return live ? live : 1u << (LAB5_OS_PASSES - 1);
 }
 
 /* How many passes run, and how many of them run before pass p. */
-LAB5_HD int lab5_popcount4(uint32_t mask)
+KIT_HD int lab5_popcount4(uint32_t mask)
 {
     return (int)(mask & 1) + (int)(mask >> 1 & 1) + (int)(mask >> 2 & 1) + (int)(mask >> 3 & 1);
 }
-LAB5_HD int lab5_live_before(uint32_t live, int pass) { return lab5_popcount4(live & ((1u << pass) - 1u)); }
+KIT_HD int lab5_live_before(uint32_t live, int pass) { return lab5_popcount4(live & ((1u << pass) - 1u)); }
 
 /* ---- merge sort --------------------------------------------------------------------
  * Merge Path search (Step 5.4): how many items of A are among the first `diag`
@@ -163,8 +150,8 @@ LAB5_HD int lab5_live_before(uint32_t live, int pass) { return lab5_popcount4(li
  * lies on the cross diagonal a + b = diag, so one binary search over a in
  * [max(0, diag - b_count), min(diag, a_count)] finds it: the first a for which
  * a[a] would NOT be emitted before b[diag - 1 - a], i.e. b[diag - 1 - a] < a[a]. */
-LAB5_HD int64_t lab5_merge_path(const uint32_t *a, int64_t a_count, const uint32_t *b, int64_t b_count,
-                                int64_t diag, lab5_type type)
+KIT_HD int64_t lab5_merge_path(const uint32_t *a, int64_t a_count, const uint32_t *b, int64_t b_count,
+                               int64_t diag, lab5_type type)
 {
     // BEGIN SOLUTION (Step 5.4): binary search on the cross diagonal; A's item goes first unless B's is strictly less
     int64_t lo = diag > b_count ? diag - b_count : 0;
@@ -191,7 +178,7 @@ typedef struct {
     int64_t a_begin, a_end, b_end, diag_begin, diag_end;
 } lab5_merge_tile;
 
-LAB5_HD lab5_merge_tile lab5_merge_tile_at(size_t n, size_t run, size_t nv, size_t t)
+KIT_HD lab5_merge_tile lab5_merge_tile_at(size_t n, size_t run, size_t nv, size_t t)
 {
     lab5_merge_tile m;
     size_t out = t * nv, pair = out / (2 * run) * (2 * run);
@@ -207,7 +194,7 @@ LAB5_HD lab5_merge_tile lab5_merge_tile_at(size_t n, size_t run, size_t nv, size
 }
 
 /* Merge passes after tiles of nv keys are sorted: runs double until one covers n. */
-LAB5_HD int lab5_merge_passes(size_t n, size_t nv)
+KIT_HD int lab5_merge_passes(size_t n, size_t nv)
 {
     int passes = 0;
     for (size_t run = nv; run < n; run *= 2)

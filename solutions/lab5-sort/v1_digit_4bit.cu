@@ -21,7 +21,8 @@
  * tile is assembled in shared memory and written out in runs of one digit.
  * Traffic per pass: the keys are read twice and written once, ~3n (lab 3's
  * reduce-then-scan), plus the small counts array; three launches per pass.
- * Expect: several times split-1bit; far from the copy rate. */
+ * Expect: about 5x split-1bit, still a few % of the copy rate (lecture 5,
+ * Step 5.1's table). */
 #include "lab5_sort.cuh"
 
 enum {
@@ -63,7 +64,10 @@ struct counter_storage {
 
 /* Exclusive scan of every thread's packed words across the block (all fields at
  * once: no field exceeds NV < 2^16, so no carry crosses a field). Returns the
- * thread's exclusive prefix in prefix[] and the block totals in total[]. */
+ * thread's exclusive prefix in prefix[] and the block totals in total[]. Both are
+ * register arrays: index them only in unrolled loops over w. To take digit d's
+ * word, loop over w and test w == d / 2; total[d / 2], an index known only at
+ * run time, would move the array to slow local memory. */
 [[maybe_unused]] static __device__ __forceinline__ void scan_counters(counter_storage &s, uint32_t (&prefix)[WORDS],
                                                      uint32_t (&total)[WORDS])
 {
@@ -76,7 +80,7 @@ struct counter_storage {
         inclusive[w] = x;
 #pragma unroll
         for (int d = 1; d < 32; d *= 2) {
-            uint32_t y = __shfl_up_sync(LAB5_FULL_MASK, inclusive[w], d);
+            uint32_t y = __shfl_up_sync(KIT_FULL_MASK, inclusive[w], d);
             if (lane >= (unsigned)d)
                 inclusive[w] += y;
         }
@@ -103,10 +107,10 @@ struct counter_storage {
 template <lab5_type T>
 static __global__ void __launch_bounds__(NT) count_tiles(const uint32_t *keys, size_t n, int pass, uint32_t *counts)
 {
-    // BEGIN SOLUTION (Step 5.1): zero your counters; count your strided keys (count_digit); scan_counters; threads 0..15 write their digit's total
+    // BEGIN SOLUTION (Step 5.1): zero your counters; count your strided keys (count_digit); scan_counters; thread d < 16 writes its digit's total: the field (field_shift) of word d / 2, taken by a loop over w that tests w == d / 2 (total[d / 2] would put total[] in local memory)
     __shared__ counter_storage s;
-    const size_t tiles = lab5_tile_count(n, NV), tile = blockIdx.x;
-    const int count = (int)lab5_tile_items(n, NV, tile);
+    const size_t tiles = kit_div_up(n, NV), tile = blockIdx.x;
+    const int count = (int)kit_tile_items(n, NV, tile);
     const uint32_t *tile_keys = keys + tile * NV;
 #pragma unroll
     for (int w = 0; w < WORDS; w++)
@@ -128,13 +132,13 @@ static __global__ void __launch_bounds__(NT)
 scatter_tiles(const uint32_t *keys, const uint32_t *values, size_t n, int pass, const uint32_t *counts,
               uint32_t *keys_out, uint32_t *values_out)
 {
-    // BEGIN SOLUTION (Step 5.1): tile into shared memory (coalesced, padded with the last key); take your VT consecutive keys; count them, keeping each key's rank among yours; scan; digit starts from the totals; ranks; keys (values) to shared memory at their ranks; base[d] = counts[d * tiles + tile] - digit start; write out coalesced
+    // BEGIN SOLUTION (Step 5.1): tile into shared memory (coalesced; past the end pad with lab5_unorder(0xffffffff, T), every digit 15, ranked last, never written out); take your VT consecutive keys; count them, keeping each key's rank among yours; scan; digit starts from the totals (packed like the counters; index total[] only with loop constants); ranks; keys (values) to shared memory at their ranks; base[d] = counts[d * tiles + tile] - digit start; write out coalesced
     __shared__ uint32_t s_keys[NV];
     __shared__ uint32_t s_values[PAIRS ? NV : 1];
     __shared__ counter_storage s;
     __shared__ uint32_t base[DIGITS];
-    const size_t tiles = lab5_tile_count(n, NV), tile = blockIdx.x;
-    const int count = (int)lab5_tile_items(n, NV, tile);
+    const size_t tiles = kit_div_up(n, NV), tile = blockIdx.x;
+    const int count = (int)kit_tile_items(n, NV, tile);
     const size_t offset = tile * NV;
 
     /* coalesced in, padded with the key whose digits are all 15 (ranked last) */
@@ -195,7 +199,7 @@ struct digit4_sort {
     static int run(const lab5_sort_io *io, cudaStream_t stream)
     {
         // BEGIN SOLUTION (Step 5.1): check the counts fit the workspace; lab5_count_scan_scatter with count_tiles, scatter_tiles and DIGITS x tiles counts
-        const size_t tiles = lab5_tile_count(io->n, NV);
+        const size_t tiles = kit_div_up(io->n, NV);
         if (DIGITS * tiles > io->ws->counts_words)
             return KIT_CHECK(cudaErrorInvalidValue); /* workspace sized for fewer tiles */
         return lab5_count_scan_scatter(io, PASSES, (unsigned)tiles, NT, io->ws->counts, DIGITS * tiles,

@@ -11,8 +11,8 @@
  *     each warp's keys of each digit start in the sorted tile: the digit's start
  *     (a scan over the 256 tile counts) plus the counts of earlier warps;
  *   - then, item by item, lab5_digit_peers(digit) gives every lane the lanes
- *     holding the same digit (its peers: 8 ballots, one per digit bit; faster
- *     than __match_any_sync on an H100, see lab5_rank.cuh). A key's rank is the warp's
+ *     holding the same digit (its peers: 8 ballots, one per digit bit, faster
+ *     than one __match_any_sync, see lab5_rank.cuh). A key's rank is the warp's
  *     counter for its digit plus the number of peers in lower lanes; the highest
  *     peer advances the counter by the number of peers. Stable: earlier items
  *     and lower lanes are earlier keys.
@@ -20,7 +20,8 @@
  * (digit x tile) counts, and the scatter through shared memory, now in runs of
  * ~NV / 256 keys of one digit.
  * Traffic per pass: still ~3n (the keys are read twice); 4 passes instead of 8.
- * Expect: about twice digit-4bit. */
+ * Expect: about 2.4x digit-4bit, on a par with CUB for keys (lecture 5,
+ * Step 5.2's table). */
 #include "lab5_rank.cuh"
 
 enum { NT = LAB5_DIGIT8_NT, VT = LAB5_DIGIT8_VT, NV = NT * VT };
@@ -32,8 +33,8 @@ static __global__ void __launch_bounds__(NT) count_tiles(const uint32_t *keys, s
 {
     // BEGIN SOLUTION (Step 5.2): load the tile warp-striped; warp histograms; barrier; thread d < 256 sums its digit over the warps (lab5_warp_prefix) and writes the count
     __shared__ lab5_rank_storage<NT> s;
-    const size_t tiles = lab5_tile_count(n, NV), tile = blockIdx.x;
-    const int count = (int)lab5_tile_items(n, NV, tile);
+    const size_t tiles = kit_div_up(n, NV), tile = blockIdx.x;
+    const int count = (int)kit_tile_items(n, NV, tile);
     uint32_t k[VT];
     lab5_load_striped<NT, VT>(keys, tile * NV, count, lab5_pad_key<T>(), k);
     lab5_warp_histogram<VT, T>(k, pass, s.warp_digit[threadIdx.x / 32]);
@@ -45,7 +46,7 @@ static __global__ void __launch_bounds__(NT) count_tiles(const uint32_t *keys, s
     // END SOLUTION
 }
 
-/* counts = the scanned array. Rank the tile's keys by warp match and scatter. */
+/* counts = the scanned array. Rank the tile's keys by their warp peers and scatter. */
 template <lab5_type T, bool PAIRS>
 static __global__ void __launch_bounds__(NT)
 scatter_tiles(const uint32_t *keys, const uint32_t *values, size_t n, int pass, const uint32_t *counts,
@@ -55,8 +56,8 @@ scatter_tiles(const uint32_t *keys, const uint32_t *values, size_t n, int pass, 
     __shared__ uint32_t s_tile[NV];                 /* the sorted keys, then their values */
     __shared__ uint16_t s_rank[PAIRS ? NV : 1];     /* where each key went, for its value */
     __shared__ lab5_rank_storage<NT> s;
-    const size_t tiles = lab5_tile_count(n, NV), tile = blockIdx.x;
-    const int count = (int)lab5_tile_items(n, NV, tile);
+    const size_t tiles = kit_div_up(n, NV), tile = blockIdx.x;
+    const int count = (int)kit_tile_items(n, NV, tile);
     uint32_t *row = s.warp_digit[threadIdx.x / 32];
     uint32_t k[VT];
     lab5_load_striped<NT, VT>(keys, tile * NV, count, lab5_pad_key<T>(), k);
@@ -82,7 +83,7 @@ struct digit8_sort {
     static int run(const lab5_sort_io *io, cudaStream_t stream)
     {
         // BEGIN SOLUTION (Step 5.2): as Step 5.1 with 256 digits and 4 passes
-        const size_t tiles = lab5_tile_count(io->n, NV);
+        const size_t tiles = kit_div_up(io->n, NV);
         if (LAB5_DIGITS * tiles > io->ws->counts_words)
             return KIT_CHECK(cudaErrorInvalidValue); /* workspace sized for fewer tiles */
         return lab5_count_scan_scatter(io, LAB5_OS_PASSES, (unsigned)tiles, NT, io->ws->counts,

@@ -18,11 +18,12 @@
  * Traffic: ~2n per merge pass, and there are log2(n / NV) of them (17 at 2^28),
  * against 4 digit passes of onesweep: a radix sort does O(n) work per pass and a
  * fixed number of passes for 32-bit keys; a merge sort does O(n log n).
- * Expect: well behind onesweep at large n; the pass count shows in the chart as a
- * curve that bends down with log n. */
+ * Expect: the fastest of the lab's sorts up to about 2^13 keys, behind every
+ * radix sort from 2^21, and no faster per key from 2^25 on, where each doubling
+ * of n adds a pass (lecture 5, Step 5.4's table). */
 #include "lab5_sort.cuh"
 
-enum { NT = LAB5_MERGE_NT, VT = LAB5_MERGE_VT, NV = NT * VT, PARTITION_NT = 128 };
+enum { NT = LAB5_MERGE_NT, VT = LAB5_MERGE_VT, NV = NT * VT, PARTITION_NT = LAB5_MERGE_PARTITION_NT };
 
 /* Serial merge of up to VT outputs from shared keys[a..a_end) and keys[b..b_end)
  * (A's range before B's in the same array): out[i] is the i-th output, from[i]
@@ -94,7 +95,7 @@ static __global__ void __launch_bounds__(NT) sort_tiles(const uint32_t *keys, co
     __shared__ uint32_t s_keys[NV];
     __shared__ uint32_t s_values[PAIRS ? NV : 1];
     const size_t offset = (size_t)blockIdx.x * NV;
-    const int count = (int)lab5_tile_items(n, NV, blockIdx.x);
+    const int count = (int)kit_tile_items(n, NV, blockIdx.x);
     for (int i = threadIdx.x; i < count; i += NT) {
         s_keys[i] = keys[offset + i];
         if (PAIRS)
@@ -203,7 +204,7 @@ struct merge_sort {
     static int run(const lab5_sort_io *io, cudaStream_t stream)
     {
         // BEGIN SOLUTION (Step 5.4): sort_tiles into the first buffer, then per pass (run = NV, 2 NV, ...) merge_partitions and merge_tiles; ping-pong so the last write is the output
-        const size_t tiles = lab5_tile_count(io->n, NV);
+        const size_t tiles = kit_div_up(io->n, NV);
         if (tiles + 1 > io->ws->partition_count)
             return KIT_CHECK(cudaErrorInvalidValue); /* workspace sized for fewer tiles */
         const int writes = 1 + lab5_merge_passes(io->n, NV);

@@ -13,7 +13,7 @@
 
 namespace lab6_sum_detail {
 
-enum { NT = 256, BLOCKS_PER_SM = 8 };
+enum { NT = LAB6_SUM_NT, BLOCKS_PER_SM = LAB6_SUM_BLOCKS_PER_SM };
 
 /* The arrays, passed by value (a kernel parameter lives in constant memory). */
 template <typename T>

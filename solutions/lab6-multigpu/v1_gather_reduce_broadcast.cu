@@ -10,7 +10,8 @@
  * the other GPUs idle during the reduce, and the three phases run one after the
  * other. With G = 2 that is 2n values over the one link, against 1n per direction for
  * the ring of Step 6.2 (2(G-1)/G x n).
- * Expect: on two GPUs, about half of NCCL's bus bandwidth at large n; worse as G grows.
+ * Expect: on two GPUs, about half the ring's bus bandwidth from 2^26 values up (lecture 6,
+ * Step 6.1's table); worse as G grows.
  * Needs every GPU in this process, with peer access. */
 #include "lab6_sum.cuh"
 

@@ -10,8 +10,9 @@
  * Why not scan first and add the offset after? That reads and writes the shard twice
  * (4 passes instead of 3). Why not skip the reduce? The offset of GPU g depends on
  * every value of the shards before it: someone must read them before g can write.
- * Expect: at most 2G/3 x one GPU (3n/G values moved per GPU against 2n for one GPU):
- * 1.33x on two GPUs, minus the exchange's few microseconds. */
+ * Expect: 2G/(2 + r) x one GPU's CUB scan, r = that scan's rate as a fraction of the
+ * copy rate (2G/3 at r = 1: 3n/G values moved per GPU against 2n for one GPU), minus
+ * the exchange's microseconds (lecture 6, Step 6.4). */
 #include "lab6.h"
 
 /* The sum of the totals of the shards before `rank`, in unsigned (wrapping) arithmetic. */

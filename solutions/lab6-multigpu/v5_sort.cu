@@ -20,7 +20,7 @@
  * The plan needs the positions on the host: the one synchronization of the run. */
 #include "lab6.h"
 
-enum { NT = 256 };
+enum { NT = LAB6_SORT_NT };
 
 /* The first and last key of a sorted shard, at ends[rank]. */
 __global__ void shard_ends(const uint32_t *sorted, size_t count, lab6_key_ends *ends, int rank)

@@ -36,6 +36,35 @@ Test(harness_size, rejects_malformed_and_overflowing_sizes)
     }
 }
 
+/* ---- tiles ---------------------------------------------------------------- */
+
+Test(harness_tiles, tiles_cover_n_exactly)
+{
+    cr_assert(eq(sz, kit_div_up(0, 256), 0));
+    cr_assert(eq(sz, kit_div_up(1, 256), 1));
+    cr_assert(eq(sz, kit_div_up(256, 256), 1));
+    cr_assert(eq(sz, kit_div_up(257, 256), 2));
+    const size_t nvs[] = { 1, 32, 256, 2303, 6912, 20480 };
+    const size_t ns[] = { 0, 1, 31, 2302, 2303, 2304, 100003, ((size_t)1 << 32) + 13 };
+    for (size_t a = 0; a < sizeof nvs / sizeof nvs[0]; a++)
+        for (size_t b = 0; b < sizeof ns / sizeof ns[0]; b++) {
+            size_t nv = nvs[a], n = ns[b], tiles = kit_div_up(n, nv), sum = 0;
+            cr_assert(le(sz, (tiles > 0 ? tiles - 1 : 0) * nv, n));
+            cr_assert(ge(sz, tiles * nv, n));
+            /* every tile but the last is full: only the last two can tell */
+            for (size_t t = tiles > 2 ? tiles - 2 : 0; t < tiles; t++) {
+                size_t items = kit_tile_items(n, nv, t);
+                cr_assert(gt(sz, items, 0));
+                cr_assert(le(sz, items, nv));
+                if (t + 1 < tiles)
+                    cr_assert(eq(sz, items, nv), "only the last tile is partial");
+                sum += items;
+            }
+            cr_assert(eq(sz, (tiles > 2 ? tiles - 2 : 0) * nv + sum, n), "nv %zu n %zu", nv, n);
+            cr_assert(eq(sz, kit_tile_items(n, nv, tiles), 0));
+        }
+}
+
 /* ---- statistics ----------------------------------------------------------- */
 
 Test(harness_stats, median_min_max_odd_and_even)

@@ -109,27 +109,6 @@ Test(lab3_keep, rates_match_the_percentage)
 
 /* ---- tiles ---------------------------------------------------------------------------- */
 
-Test(lab3_tiles, counts_and_items)
-{
-    cr_assert(eq(sz, lab3_tile_count(0, 256), 0));
-    cr_assert(eq(sz, lab3_tile_count(1, 256), 1));
-    cr_assert(eq(sz, lab3_tile_count(256, 256), 1));
-    cr_assert(eq(sz, lab3_tile_count(257, 256), 2));
-    const size_t nv = LAB3_TUNED_NV_I32;
-    const size_t ns[] = { 1, 31, nv - 1, nv, nv + 1, 10 * nv + 7, ((size_t)1 << 28) + 13 };
-    for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
-        size_t n = ns[k], tiles = lab3_tile_count(n, nv), sum = 0;
-        for (size_t t = 0; t < tiles; t++) {
-            size_t items = lab3_tile_items(n, nv, t);
-            cr_assert(items >= 1 && items <= nv);
-            cr_assert(t + 1 == tiles || items == nv, "only the last tile may be partial");
-            sum += items;
-        }
-        cr_assert(eq(sz, sum, n));
-        cr_assert(eq(sz, lab3_tile_items(n, nv, tiles), 0));
-    }
-}
-
 Test(lab3_tiles, shapes_in_lab3_h_are_valid)
 {
     /* whole warps per block, odd VT for the conflict-free transpose, select-if's kept
@@ -139,7 +118,7 @@ Test(lab3_tiles, shapes_in_lab3_h_are_valid)
         cr_assert(nts[k] % 32 == 0 && nts[k] <= 1024 && nts[k] >= LAB3_MIN_TILE, "NT = %d", nts[k]);
     cr_assert(LAB3_BLOCKED_VT % 2 == 1 && LAB3_TUNED_VT_I32 % 2 == 1 && LAB3_TUNED_VT_I64 % 2 == 1);
     cr_assert(LAB3_SELECT_VT_I32 <= 32 && LAB3_SELECT_VT_I64 <= 32);
-    cr_assert(eq(sz, lab3_tile_count(LAB3_MAX_N, LAB3_MIN_TILE), ((size_t)1 << 24)), "tile ids fit the 32-bit ticket");
+    cr_assert(eq(sz, kit_div_up(LAB3_MAX_N, LAB3_MIN_TILE), ((size_t)1 << 24)), "tile ids fit the 32-bit ticket");
 }
 
 Test(lab3_tiles, spine_holds_every_level)

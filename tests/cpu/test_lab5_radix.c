@@ -129,27 +129,6 @@ Test(lab5_radix, digits_rebuild_the_word)
     cr_assert(eq(u32, lab5_digit(0x12345678u, 1, 4), 0x7u));
 }
 
-Test(lab5_radix, tiles_cover_n_exactly)
-{
-    size_t nvs[] = { 1, 32, LAB5_DIGIT4_NV, LAB5_DIGIT8_NV, LAB5_ONESWEEP_NV, LAB5_ONESWEEP_NV_PAIRS,
-                     LAB5_ONESWEEP_SOLO_NV_PAIRS, LAB5_MERGE_NV };
-    size_t ns[] = { 0, 1, 31, 1023, 7679, 7680, 7681, 100003 };
-    for (int a = 0; a < 8; a++)
-        for (int b = 0; b < 8; b++) {
-            size_t nv = nvs[a], n = ns[b], tiles = lab5_tile_count(n, nv), sum = 0;
-            for (size_t t = 0; t < tiles; t++) {
-                size_t items = lab5_tile_items(n, nv, t);
-                cr_assert(gt(sz, items, 0));
-                cr_assert(le(sz, items, nv));
-                if (t + 1 < tiles)
-                    cr_assert(eq(sz, items, nv), "only the last tile is partial");
-                sum += items;
-            }
-            cr_assert(eq(sz, sum, n), "nv %zu n %zu", nv, n);
-            cr_assert(eq(sz, lab5_tile_items(n, nv, tiles), 0));
-        }
-}
-
 Test(lab5_radix, the_last_write_lands_in_the_output_and_writes_alternate)
 {
     for (int writes = 1; writes <= 33; writes++) {
@@ -255,7 +234,7 @@ Test(lab5_merge, merge_tiles_split_every_pass_exactly)
 {
     size_t nv = 8, ns[] = { 1, 7, 8, 9, 63, 64, 65, 200 };
     for (int k = 0; k < 8; k++) {
-        size_t n = ns[k], tiles = lab5_tile_count(n, nv);
+        size_t n = ns[k], tiles = kit_div_up(n, nv);
         int passes = lab5_merge_passes(n, nv);
         size_t run = nv;
         for (int p = 0; p < passes; p++, run *= 2) {
@@ -263,7 +242,7 @@ Test(lab5_merge, merge_tiles_split_every_pass_exactly)
             for (size_t t = 0; t < tiles; t++) {
                 lab5_merge_tile m = lab5_merge_tile_at(n, run, nv, t);
                 cr_assert(eq(i64, m.a_begin + m.diag_begin, (int64_t)(t * nv)), "the tile's first output");
-                cr_assert(eq(i64, m.diag_end - m.diag_begin, (int64_t)lab5_tile_items(n, nv, t)));
+                cr_assert(eq(i64, m.diag_end - m.diag_begin, (int64_t)kit_tile_items(n, nv, t)));
                 cr_assert(le(i64, m.diag_end, m.b_end - m.a_begin), "inside its pair of runs");
                 cr_assert(eq(i64, m.a_begin % (int64_t)(2 * run), 0), "pairs start at multiples of 2 run");
                 cr_assert(le(i64, m.a_end - m.a_begin, (int64_t)run));

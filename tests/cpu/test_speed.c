@@ -140,107 +140,63 @@ Test(speed, a_malformed_table_is_refused)
     }
 }
 
-/* ---- tools/speed.sh with stand-in drivers ------------------------------------------ */
-
-/* Make a stand-in driver DIR/NAME whose rows are `rows` (tests/cpu/fixtures/fake_driver.sh). */
-static void fake_driver(const char *dir, const char *name, const char *rows)
+Test(speed, a_timing_the_graders_clock_contradicts_scores_zero)
 {
-    char path[256], rows_path[300];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    snprintf(rows_path, sizeof rows_path, "%s.rows", path);
-    FILE *f = fopen(rows_path, "w");
-    cr_assert(not(eq(ptr, f, NULL)));
-    fputs(rows, f);
-    fclose(f);
-    char target[4200];
-    snprintf(target, sizeof target, "%s/tests/cpu/fixtures/fake_driver.sh", kit_test_root());
-    cr_assert(eq(int, symlink(target, path), 0));
+    /* 9.1: the events leave out 0.1 ms a run on both sides (reset, flush): trusted.
+     * 9.2: yours claim 1.0 ms but take 3.1 ms on the grader's clock: not trusted. */
+    const char timings[] = "you 9.1 1 PASS 1.0 1.1\nref 9.1 1 PASS 1.0 1.1\n"
+                           "you 9.2 1 PASS 1.0 3.1\nref 9.2 1 PASS 1.0 1.1\n";
+    step_score s[2];
+    int status;
+    cr_assert(eq(int, score(table, timings, both_correct, s, 2, &status), 2));
+    cr_expect(eq(dbl, s[0].score, 1.0), "%s", s[0].reason);
+    cr_expect(eq(dbl, s[1].score, 0.0));
+    cr_expect(strstr(s[1].reason, "not trusted") != NULL, "%s", s[1].reason);
 }
 
-/* Run speed.sh grade in `format` on a correctness report, the student's driver having
- * the rows `you_rows`; returns its output. */
-static char *grade_speed_rows(const char *you_rows, const char *format, const char *report, int *status)
+Test(speed, a_row_for_more_gpus_than_present_is_not_run)
 {
-    static char dir[] = "/tmp/kit_speed_XXXXXX";
-    strcpy(dir, "/tmp/kit_speed_XXXXXX");
-    cr_assert(not(eq(ptr, mkdtemp(dir), NULL)));
-    fake_driver(dir, "you", you_rows);
-    fake_driver(dir, "ref", "fast 1.0 PASS\nslow 1.0 PASS\n");
-    char cfg[64], rep[64];
-    tool_write_temp(cfg, table);
-    tool_write_temp(rep, report);
-    char *out = tool_run(status, "cd %s && SPEED_RUNS=1 SPEED_TABLE=%s bash tools/speed.sh grade 9 %s %s/you %s/ref %s 2>/dev/null; "
-                                 "rm -rf %s %s %s", kit_test_root(), cfg, format, dir, dir, rep, dir, cfg, rep);
-    return out;
+    const char timings[] = "ref 9.1 1 NEEDS_2_GPUS -\nyou 9.2 1 PASS 1.0\nref 9.2 1 PASS 1.0\n";
+    step_score s[2];
+    int status;
+    cr_assert(eq(int, score(table, timings, both_correct, s, 2, &status), 2));
+    cr_expect(isnan(s[0].score), "not run, so not scored");
+    cr_expect(strstr(s[0].reason, "needs 2 GPUs") != NULL, "%s", s[0].reason);
+    cr_expect(eq(dbl, s[1].score, 1.0));
 }
 
-static char *grade_speed(const char *format, const char *report, int *status)
+/* ---- tools/speed.sh: the race of two stand-in drivers -------------------------------- */
+
+/* speed.sh run on the stand-in table with fake drivers (tests/cpu/fixtures/grade/
+ * fake_speed.sh): the reference takes 1 ms a run; yours `yours_ms` and reports
+ * `lie_ms` (NULL: what it measured). Returns speed.tsv. */
+static char *race(const char *yours_ms, const char *lie_ms, int *status)
 {
-    return grade_speed_rows("fast 1.0 PASS\nslow 2.0 PASS\n", format, report, status);
+    return tool_run(status,
+                    "cd %s && d=$(mktemp -d) && sed 's/^SIDE=.*/SIDE=%s/; s/^LIE=.*/LIE=%s/' "
+                    "tests/cpu/fixtures/grade/fake_speed.sh >$d/yours && cp tests/cpu/fixtures/grade/fake_speed.sh $d/ref && "
+                    "chmod +x $d/yours $d/ref && SPEED_REPS=20 SPEED_ROUNDS=3 bash tools/speed.sh run "
+                    "tests/cpu/fixtures/grade/lab9-standin/speed.cfg $d/yours $d/ref $d/out 2>/dev/null && "
+                    "cat $d/out/speed.tsv; rm -rf $d",
+                    kit_test_root(), yours_ms, lie_ms ? lie_ms : "");
 }
 
-Test(speed, score_table_from_real_runs)
+Test(speed, the_race_scores_the_drivers_by_their_times)
 {
     int status;
-    char *out = grade_speed("score", "ok - lab9_v1::a\nok - lab9_v2::a\n", &status);
+    char *out = race("1.0", NULL, &status);
     cr_assert(eq(int, status, 0), "%s", out);
-    cr_expect(strstr(out, "100.0%") != NULL, "%s", out);
-    char slow[32];
-    snprintf(slow, sizeof slow, "%.1f%%", 100 * promised(2.0, 1.2, 2.5));
-    cr_expect(strstr(out, slow) != NULL, "expected %s in %s", slow, out);
+    cr_expect(strstr(out, "9.1\tdouble\tlab9_v1\t1.2\t2.5\t") != NULL, "%s", out);
+    cr_expect(strstr(out, "\t1.0000\t") != NULL, "as fast as the reference: full marks: %s", out);
+    out = race("4.0", NULL, &status);
+    cr_expect(strstr(out, "\t0.0000\t") != NULL, "over 2.5 times slower: zero: %s", out);
 }
 
-Test(speed, tap_report_gains_a_speed_suite_and_its_plan_counts_it)
+Test(speed, a_driver_that_reports_a_forged_time_scores_zero)
 {
     int status;
-    char *out = grade_speed("tap", "TAP version 13\n1..2\nok - lab9_v1::a\nnot ok - lab9_v2::a\n", &status);
+    char *out = race("3.0", "0.5", &status);
     cr_assert(eq(int, status, 0), "%s", out);
-    cr_expect(strstr(out, "\n1..4\n") != NULL, "%s", out);
-    cr_expect(strstr(out, "ok - lab9_speed::step_9.1 speed 100.0%") != NULL, "%s", out);
-    /* lab9_v2's correctness test failed: no speed marks for step 9.2 */
-    cr_expect(strstr(out, "not ok - lab9_speed::step_9.2 speed 0.0%: correctness tests failed") != NULL, "%s", out);
-    cr_expect(strstr(out, "  score: 1.0000\n") != NULL, "%s", out);
-}
-
-Test(speed, json_and_xml_reports_carry_the_scores)
-{
-    int status;
-    char *json = grade_speed("json",
-                             "{\n  \"id\": \"Criterion v2.4.1\",\n  \"passed\": 2,\n  \"failed\": 0,\n  \"errored\": 0,\n"
-                             "  \"skipped\": 0,\n  \"test_suites\": [\n    {\n      \"name\": \"lab9_v1\",\n"
-                             "      \"passed\": 1,\n      \"failed\": 0,\n      \"errored\": 0,\n      \"skipped\": 0,\n"
-                             "      \"tests\": [\n      ]\n    },\n    {\n      \"name\": \"lab9_v2\",\n"
-                             "      \"passed\": 1,\n      \"failed\": 0,\n      \"errored\": 0,\n      \"skipped\": 0,\n"
-                             "      \"tests\": [\n      ]\n    }\n  ]\n}\n",
-                             &status);
-    cr_assert(eq(int, status, 0), "%s", json);
-    cr_expect(strstr(json, "  \"passed\": 4,") != NULL, "both speed tests pass (score > 0): %s", json);
-    cr_expect(strstr(json, "\"name\": \"lab9_speed\"") != NULL, "%s", json);
-    cr_expect(strstr(json, "\"score\": 1.0000,") != NULL, "%s", json);
-    cr_expect(strstr(json, "    },\n    {\n      \"name\": \"lab9_speed\"") != NULL, "a comma between suites: %s", json);
-
-    char *xml = grade_speed("xml",
-                            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"Criterion Tests\" tests=\"2\" "
-                            "failures=\"0\" errors=\"0\" disabled=\"0\">\n  <testsuite name=\"lab9_v1\" tests=\"1\" "
-                            "failures=\"0\" errors=\"0\" disabled=\"0\" skipped=\"0\" time=\"0\">\n  </testsuite>\n"
-                            "  <testsuite name=\"lab9_v2\" tests=\"1\" failures=\"0\" errors=\"0\" disabled=\"0\" "
-                            "skipped=\"0\" time=\"0\">\n  </testsuite>\n</testsuites>\n",
-                            &status);
-    cr_assert(eq(int, status, 0), "%s", xml);
-    cr_expect(strstr(xml, "tests=\"4\" failures=\"0\"") != NULL, "%s", xml);
-    cr_expect(strstr(xml, "<testsuite name=\"lab9_speed\" tests=\"2\"") != NULL, "%s", xml);
-    cr_expect(strstr(xml, "<property name=\"score\" value=\"1.0000\"/>") != NULL, "%s", xml);
-}
-
-/* A slow row that the driver's --budget cut short ("PASS (budget: 3 of 20 runs)", as
- * lab 1's cas-loop at the default size) is correct and timed: it scores on its time. */
-Test(speed, a_row_cut_short_by_the_budget_is_still_timed)
-{
-    int status;
-    char *out = grade_speed_rows("fast 1.0 PASS (budget: 3 of 20 runs)\nslow 2.0 PASS\n", "score",
-                                 "ok - lab9_v1::a\nok - lab9_v2::a\n", &status);
-    cr_assert(eq(int, status, 0), "%s", out);
-    cr_expect(strstr(out, "no such row") == NULL, "%s", out);
-    cr_expect(strstr(out, "did not run cleanly") == NULL, "%s", out);
-    cr_expect(strstr(out, "1.00x") != NULL, "step 9.1 timed at the reference's time: %s", out);
+    cr_expect(strstr(out, "not trusted") != NULL, "%s", out);
+    cr_expect(strstr(out, "\t1.0000\t") == NULL, "%s", out);
 }

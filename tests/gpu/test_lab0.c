@@ -37,9 +37,13 @@ static void check_variant(int v, size_t n)
 #define LAB0_SUITE(V)                                                                   \
     ParameterizedTestParameters(lab0_v##V, sizes)                                       \
     {                                                                                   \
-        return cr_make_param_array(size_t, sizes, sizeof sizes / sizeof sizes[0]);      \
+        return KIT_TEST_SIZE_PARAMS(sizes);                                             \
     }                                                                                   \
-    ParameterizedTest(size_t *n, lab0_v##V, sizes) { check_variant(V, *n); }
+    ParameterizedTest(size_t *n, lab0_v##V, sizes)                                      \
+    {                                                                                   \
+        KIT_CASE("n=%zu", *n);                                                          \
+        check_variant(V, *n);                                                           \
+    }
 
 LAB0_SUITE(0)
 LAB0_SUITE(1)

@@ -107,9 +107,13 @@ static void check_variant(int v, size_t n)
 #define LAB1_SUITE(NAME, V)                                                             \
     ParameterizedTestParameters(NAME, sizes)                                            \
     {                                                                                   \
-        return cr_make_param_array(size_t, sizes, sizeof sizes / sizeof sizes[0]);      \
+        return KIT_TEST_SIZE_PARAMS(sizes);                                             \
     }                                                                                   \
-    ParameterizedTest(size_t *n, NAME, sizes, .timeout = 120) { check_variant(V, *n); }
+    ParameterizedTest(size_t *n, NAME, sizes, .timeout = 120)                           \
+    {                                                                                   \
+        KIT_CASE("n=%zu", *n);                                                          \
+        check_variant(V, *n);                                                           \
+    }
 
 LAB1_SUITE(lab1_v0, 0)
 LAB1_SUITE(lab1_v1, 1)

@@ -13,7 +13,7 @@
 
 #include <stdlib.h>
 
-/* Sizes from the tile constants of lab2.h, so that retuning a tile moves its tests. */
+/* Sizes from the tile constants of lab2_shape.h, so that retuning a tile moves its tests. */
 #define TREE_NV1 LAB2_TREE_NT       /* values per block of Steps 2.0-2.2 */
 #define TREE_NV2 (2 * LAB2_TREE_NT) /* values per block of Steps 2.3-2.4 */
 #define BLOCKED_ITEMS (LAB2_BLOCKED_NT * LAB2_BLOCKED_VT * 4) /* int32 values per tile, Steps 2.5-2.6 */
@@ -73,9 +73,13 @@ static void check_variant(int v, size_t n)
 #define LAB2_SUITE(NAME, V, SIZES)                                                      \
     ParameterizedTestParameters(NAME, sizes)                                            \
     {                                                                                   \
-        return cr_make_param_array(size_t, SIZES, sizeof SIZES / sizeof SIZES[0]);      \
+        return KIT_TEST_SIZE_PARAMS(SIZES);                                             \
     }                                                                                   \
-    ParameterizedTest(size_t *n, NAME, sizes) { check_variant(V, *n); }
+    ParameterizedTest(size_t *n, NAME, sizes)                                           \
+    {                                                                                   \
+        KIT_CASE("n=%zu", *n);                                                          \
+        check_variant(V, *n);                                                           \
+    }
 
 LAB2_SUITE(lab2_v0, 0, sizes)
 LAB2_SUITE(lab2_v1, 1, sizes)

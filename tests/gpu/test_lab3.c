@@ -80,9 +80,13 @@ static void check_huge_scan(int v)
 #define LAB3_SUITE(V)                                                                   \
     ParameterizedTestParameters(lab3_v##V, sizes)                                       \
     {                                                                                   \
-        return cr_make_param_array(size_t, sizes, sizeof sizes / sizeof sizes[0]);      \
+        return KIT_TEST_SIZE_PARAMS(sizes);                                             \
     }                                                                                   \
-    ParameterizedTest(size_t *n, lab3_v##V, sizes) { check_scan(V, *n, REPEATS); }
+    ParameterizedTest(size_t *n, lab3_v##V, sizes)                                      \
+    {                                                                                   \
+        KIT_CASE("n=%zu", *n);                                                          \
+        check_scan(V, *n, REPEATS);                                                     \
+    }
 
 LAB3_SUITE(0)
 LAB3_SUITE(1)
@@ -122,11 +126,12 @@ static void check_misaligned(int v)
 }
 Test(lab3_v6, misaligned) { check_misaligned(6); }
 
-ParameterizedTestParameters(lab3_cub, sizes)
+ParameterizedTestParameters(lab3_cub, sizes) { return KIT_TEST_SIZE_PARAMS(sizes); }
+ParameterizedTest(size_t *n, lab3_cub, sizes)
 {
-    return cr_make_param_array(size_t, sizes, sizeof sizes / sizeof sizes[0]);
+    KIT_CASE("n=%zu", *n);
+    check_scan(LAB3_CUB, *n, REPEATS);
 }
-ParameterizedTest(size_t *n, lab3_cub, sizes) { check_scan(LAB3_CUB, *n, REPEATS); }
 Test(lab3_cub, big_2_28_plus_13, .timeout = 600) { check_big(LAB3_CUB); }
 
 /* The look-back counters (--stats) report something sensible for the look-back variants. */
@@ -229,13 +234,16 @@ static void check_misaligned_select(lab3_select_row row)
     }
 }
 
-#define SELECT_PARAM_COUNT (sizeof select_params / sizeof select_params[0])
 #define LAB3_SELECT_SUITE(SUITE, ROW)                                                    \
     ParameterizedTestParameters(SUITE, keep_rates)                                      \
     {                                                                                   \
-        return cr_make_param_array(select_param, select_params, SELECT_PARAM_COUNT);    \
+        return KIT_TEST_PARAMS(select_param, select_params, n);                         \
     }                                                                                   \
-    ParameterizedTest(select_param *prm, SUITE, keep_rates) { check_select(ROW, *prm); }
+    ParameterizedTest(select_param *prm, SUITE, keep_rates)                             \
+    {                                                                                   \
+        KIT_CASE("n=%zu,keep=%u%%", prm->n, prm->keep);                                 \
+        check_select(ROW, *prm);                                                        \
+    }
 
 LAB3_SELECT_SUITE(lab3_select, LAB3_SELECT_IF)
 LAB3_SELECT_SUITE(lab3_select_pipeline, LAB3_SELECT_PIPELINE)

@@ -2,7 +2,7 @@
  * variant (lab4_v0 .. lab4_v5, plus lab4_cub for the library row), so
  * Criterion's --filter grades one step. The two joins (Step 4.4, v4, and the
  * fused one of Step 4.5, v5) run the same join tests, each in its own suite.
- * Sizes come from the tile shapes in lab4.h (one tile and one item either side,
+ * Sizes come from the tile shapes in lab4_shapes.h (one tile and one item either side,
  * several tiles), so retuning a tile moves its tests. Every merge-like size runs
  * the skewed splits |A| = 0, 1, n/2, n - 1, uniform keys and runs of equal keys
  * (ties across A and B), and every merge variant merges keys alone and key-value
@@ -104,9 +104,13 @@ static void check_merge_like(int v, lab4_op op, size_t n)
         check_merge_split(v, op, n, splits[s]);
 }
 
-#define SIZES_SUITE(suite, array, body)                                                            \
-    ParameterizedTestParameters(suite, sizes) { return cr_make_param_array(size_t, array, COUNT(array)); } \
-    ParameterizedTest(size_t *n, suite, sizes) { body; }
+#define SIZES_SUITE(suite, array, body)                                                 \
+    ParameterizedTestParameters(suite, sizes) { return KIT_TEST_SIZE_PARAMS(array); }   \
+    ParameterizedTest(size_t *n, suite, sizes)                                          \
+    {                                                                                   \
+        KIT_CASE("n=%zu", *n);                                                          \
+        body;                                                                           \
+    }
 
 SIZES_SUITE(lab4_v0, merge_sizes, check_merge_like(0, LAB4_MERGE, *n))
 SIZES_SUITE(lab4_v1, merge_sizes, check_merge_like(1, LAB4_MERGE, *n))
@@ -114,7 +118,7 @@ SIZES_SUITE(lab4_cub, merge_sizes, check_merge_like(-1, LAB4_MERGE, *n))
 SIZES_SUITE(lab4_v2, search_sizes, check_merge_like(2, LAB4_SEARCH, *n))
 
 /* The partition kernel's shape changes with the number of tile boundaries
- * (lab4.h, lab4_tile.cuh): the largest counts searched with 32, 16, 8 and 4
+ * (lab4_shapes.h, lab4_tile.cuh): the largest counts searched with 32, 16, 8 and 4
  * lanes per boundary, then with one lane in one level (the first and the last
  * such count), the first in two levels, and one whose last partition block ends
  * 6 boundaries into a level-1 group. |A| = n / 2 (the other splits take the
@@ -241,13 +245,11 @@ static void check_lbs_offsets(const int64_t *offsets, size_t objs, const char *w
     lab4_problem_destroy(p);
 }
 
-ParameterizedTestParameters(lab4_v3, sizes)
-{
-    return cr_make_param_array(lbs_shape, lbs_shapes, COUNT(lbs_shapes));
-}
+ParameterizedTestParameters(lab4_v3, sizes) { return KIT_TEST_PARAMS(lbs_shape, lbs_shapes, outs); }
 
 ParameterizedTest(lbs_shape *shape, lab4_v3, sizes)
 {
+    KIT_CASE("outputs=%zu,objects=%zu", shape->outs, shape->objs);
     KIT_TEST_REQUIRE_GPU();
     KIT_TEST_EMULATED_UP_TO(shape->outs + shape->objs, "the case (outputs and objects)");
     int64_t *off = malloc((shape->objs + 1) * sizeof(int64_t));

@@ -157,9 +157,13 @@ static void check_huge(int v)
 #define LAB5_SUITE(SUITE, V)                                                            \
     ParameterizedTestParameters(SUITE, sizes)                                           \
     {                                                                                   \
-        return cr_make_param_array(size_t, sizes, sizeof sizes / sizeof sizes[0]);      \
+        return KIT_TEST_SIZE_PARAMS(sizes);                                             \
     }                                                                                   \
-    ParameterizedTest(size_t *n, SUITE, sizes) { check_size(V, *n); }                   \
+    ParameterizedTest(size_t *n, SUITE, sizes)                                          \
+    {                                                                                   \
+        KIT_CASE("n=%zu", *n);                                                          \
+        check_size(V, *n);                                                              \
+    }                                                                                   \
     Test(SUITE, float_specials) { check_float_specials(V); }                            \
     Test(SUITE, one_digit_tiles) { check_one_digit_tiles(V); }                          \
     Test(SUITE, repeated_runs) { check_repeated(V); }

@@ -75,11 +75,12 @@ static void check_reduce(const char *slug, ring_param prm)
 }
 
 #define REDUCE_SUITE(SUITE, SLUG)                                                     \
-    ParameterizedTestParameters(SUITE, sizes)                                         \
+    ParameterizedTestParameters(SUITE, sizes) { return KIT_TEST_PARAMS(ring_param, params, n); } \
+    ParameterizedTest(ring_param *prm, SUITE, sizes)                                  \
     {                                                                                 \
-        return cr_make_param_array(ring_param, params, sizeof params / sizeof params[0]); \
-    }                                                                                 \
-    ParameterizedTest(ring_param *prm, SUITE, sizes) { check_reduce(SLUG, *prm); }
+        KIT_CASE("gpus=%d,n=%zu", prm->gpus, prm->n);                                 \
+        check_reduce(SLUG, *prm);                                                     \
+    }
 
 REDUCE_SUITE(lab6_v0, "host-staged")
 REDUCE_SUITE(lab6_v1, "gather-reduce-broadcast")
@@ -177,11 +178,12 @@ static void check_app(const char *slug, lab6_op op, ring_param prm, const char *
 }
 
 #define APP_SUITE(SUITE, BODY)                                                        \
-    ParameterizedTestParameters(SUITE, sizes)                                         \
+    ParameterizedTestParameters(SUITE, sizes) { return KIT_TEST_PARAMS(ring_param, params, n); } \
+    ParameterizedTest(ring_param *prm, SUITE, sizes)                                  \
     {                                                                                 \
-        return cr_make_param_array(ring_param, params, sizeof params / sizeof params[0]); \
-    }                                                                                 \
-    ParameterizedTest(ring_param *prm, SUITE, sizes) { BODY }
+        KIT_CASE("gpus=%d,n=%zu", prm->gpus, prm->n);                                 \
+        BODY                                                                          \
+    }
 
 APP_SUITE(lab6_v3, check_app("histogram", LAB6_HISTOGRAM, *prm, "uniform");)
 APP_SUITE(lab6_v4, check_app("scan", LAB6_SCAN, *prm, "uniform");)

@@ -21,7 +21,7 @@ build_one() { # lab folder, binary name, -D flags...
     for f in solutions/"$lab"/*.cu; do
         "$nvcc" -O3 -std=c++17 -arch="$arch" -Icommon -Isolutions/"$lab" "$@" -c "$f" -o "$obj/$(basename "$f").o"
     done
-    "$nvcc" -arch="$arch" -o "build/bin/$name" "$obj"/*.o build/solutions/"$lab"/*.c.o build/common/*.c.o \
+    "$nvcc" -arch="$arch" -o "build/bin/$name" "$obj"/*.o build/solutions/"$lab"/*.c.o $(printf 'build/%s.o ' common/*.c) \
         -Xcompiler -fopenmp
     echo "built build/bin/$name"
 }

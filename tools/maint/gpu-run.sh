@@ -8,7 +8,6 @@
 #                             the processes time-slice the GPU)
 #   sanitize:N[:SECONDS]      compute-sanitizer on every variant of solutionN
 #   bench:N[:SECONDS]         plots/bench-labN.sh into OUTDIR/data
-#   grade:BINARY:N:PATTERN    tools/grade.sh on a prebuilt grading binary, one filter
 #   cmd:NAME:SECONDS:COMMAND  any command (output in OUTDIR/NAME.log)
 set -uo pipefail
 bindir=$(realpath "$1") out=$(realpath -m "$2")
@@ -40,11 +39,6 @@ for step in "$@"; do
         timeout "${b:-300}" bash "plots/bench-lab$a.sh" "$bindir" "$out/data" >"$out/logs/bench_lab$a.log" 2>&1
         rc=$?
         result="rc=$rc" ;;
-    grade)
-        log=$out/logs/grade_$(basename "$a").log
-        GRADE_FILTER=$c timeout 600 bash tools/grade.sh "$bindir/$a" "$b" score >"$log" 2>&1
-        rc=$?
-        result="rc=$rc: $(grep -E '^(lab|total)' "$log" | tr '\n' ';')" ;;
     cmd)
         timeout "$b" bash -c "$c" >"$out/logs/$a.log" 2>&1
         rc=$?

@@ -186,7 +186,8 @@ PAGE_FACTS = """(() => ({
 # On a results page: the rows of every table, and whether its heads are sort buttons.
 TABLE_FACTS = """(() => [...document.querySelectorAll('table.sortable')].map(t => ({
   rows: t.tBodies[0].rows.length,
-  visible: t.offsetHeight > 0,
+  // a table in a closed <details> is one click away, with or without JavaScript
+  visible: t.offsetHeight > 0 || !!t.closest('details:not([open])'),
   buttons: t.querySelectorAll('th button').length,
 })))()"""
 
@@ -195,12 +196,13 @@ TABLE_FACTS = """(() => [...document.querySelectorAll('table.sortable')].map(t =
 SORT_CHECK = """(() => {
   const t = document.querySelector('table.sortable');
   const heads = [...t.tHead.rows[0].cells];
-  let c = heads.findIndex(h => h.textContent.startsWith('median_ms'));
+  let c = heads.findIndex(h => h.textContent.startsWith('median'));
   if (c < 0) c = [...t.tBodies[0].rows[0].cells].findIndex(td => td.classList.contains('num'));
   if (c < 0) return 'no numeric column';
   const button = heads[c].querySelector('button');
   if (!button) return 'the column heads are not sort buttons (sort.js did not run)';
-  const column = () => [...t.tBodies[0].rows].map(r => Number(r.cells[c].textContent));
+  const value = td => Number(td.dataset.value !== undefined ? td.dataset.value : td.textContent);
+  const column = () => [...t.tBodies[0].rows].map(r => value(r.cells[c]));
   const ordered = (v, dir) => v.every((x, i) => i == 0 || dir * (x - v[i - 1]) >= 0);
   button.click();
   if (!ordered(column(), 1)) return 'first click did not sort ascending';

@@ -3,9 +3,11 @@
 // tables stay readable in the order they were measured.
 "use strict";
 (function () {
+  // A cell shown as 2^24 keeps its number in data-value.
   function cellValue(row, column) {
     const cell = row.cells[column];
-    return cell ? cell.textContent.trim() : "";
+    if (!cell) return "";
+    return cell.dataset.value !== undefined ? cell.dataset.value : cell.textContent.trim();
   }
   function sortBy(table, column, button) {
     const body = table.tBodies[0];

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# gpu-grade-check.sh PREP.tar.gz OUTDIR: on a GPU, grade the submissions that
+# tools/maint/gpu-grade-prep.sh prepared, through make grade-submission's own phases
+# (tools/grade/submission.sh: contained workers, the speed race, the judges, the
+# reports), and check the verdicts:
+#   correct   100 / 100                       (timed: the grading time of the lab, speed included)
+#   starter   every step's correctness 0
+#   bug       the planted bug's step not 100% correct, every other step 100%
+#   old       the old submission's step 0, every other step 100%
+# Time: the correct submissions first, one lab at a time (their times are the
+# README's); then the others, correctness only (GRADE_SPEED=0), GRADE_JOBS at once,
+# until DEADLINE seconds (default 520) have passed: what is not reached is reported
+# as not run. Also: PTX and solution paths in the reference executables make dist
+# ships (cuobjdump when this toolkit has it). Prints a table; the reports go to
+# OUTDIR/labN-CASE/ (packed into OUTDIR/reports.tgz).
+set -uo pipefail
+prep=$(realpath "$1") dest=$(realpath -m "$2") # (not "out": submission.sh publishes to $out)
+deadline=$((SECONDS + ${DEADLINE:-520}))
+mkdir -p "$dest"
+work=$(mktemp -d /var/tmp/gpu-grade-XXXXXX)
+chmod 711 "$work"
+tar xzf "$prep" -C "$work"
+tree=$(ls -d "$work"/*/)
+tree=${tree%/}
+chmod -R go+rX "$work"
+export LD_LIBRARY_PATH=$tree/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} NCCL_NVLS_ENABLE=0
+mkdir -p build/grade
+cp "$tree"/build/grade/contain "$tree"/build/grade/race build/grade/
+source tools/grade/common.sh
+source tools/grade/submission.sh
+nvidia-smi --query-gpu=name,memory.total --format=csv,noheader >"$dest/gpu.txt" 2>&1
+
+# Grade one prepared stage (in a subshell: publish exits); its time in seconds.
+grade_stage() {
+    local lab=$1 case=$2 speed=$3
+    (
+        stage=$tree/stages/lab$lab-$case
+        labdir=$(grade_lab_dir "$lab") starter=labs/$(basename "$labdir") table=$(grade_table "$lab")
+        judge=$tree/build/grade/judge_lab$lab reference=$tree/build/grade/speed_lab$lab
+        worker=$stage/work/worker yours=$stage/work/speed out=$dest/lab$lab-$case
+        mkdir -p "$stage/report" "$stage/logs" && chmod 700 "$stage/report"
+        echo "gpu=$(grade_gpus)" >>"$stage/meta"
+        [[ $speed == 1 ]] || export GRADE_SPEED=0
+        start=$SECONDS
+        (grade_phases >"$dest/lab$lab-$case.summary" 2>"$dest/lab$lab-$case.log")
+        echo $((SECONDS - start)) >"$dest/lab$lab-$case.seconds"
+    )
+}
+
+# The verdict of a graded stage against what its case expects.
+verdict() {
+    local lab=$1 case=$2 s=$dest/lab$1-$2/summary.txt
+    [[ -f $s ]] || { echo "not run"; return; }
+    read -r _ _ bug_step old_step <"$tree/stages/lab$lab-$case/case"
+    awk -v case="$case" -v bug="$bug_step" -v old="$old_step" '
+        /^total/ { total = $2 }
+        /^[0-9]+\.[0-9]+ / { n++; step = $1; pct = $4; sub(/%/, "", pct)
+            if (case == "starter" && pct + 0 != 0) bad = bad " " step " " pct "%"
+            if (case == "correct" && pct + 0 != 100) bad = bad " " step " " pct "%"
+            if (case == "bug" && (step == bug) == (pct + 0 == 100)) bad = bad " " step " " pct "%"
+            if (case == "old" && (step == old) != (pct + 0 == 0)) bad = bad " " step " " pct "%" }
+        /NOT GRADED/ { bad = " not graded" }
+        END { printf "%s (%s / 100, %d steps)%s\n", bad ? "FAIL:" bad : "ok", total, n, "" }' "$s"
+}
+
+labs=$(ls "$tree/stages" | sed -n 's/^lab\([0-9]*\)-correct$/\1/p' | sort -n | paste -sd ' ')
+for lab in $labs; do
+    ((SECONDS < deadline - 90)) || break
+    echo "[$SECONDS s] lab $lab, correct, with speed"
+    grade_stage "$lab" correct 1
+done
+pending=()
+for lab in $labs; do for case in starter bug old; do pending+=("$lab $case"); done; done
+running=0
+for item in "${pending[@]}"; do
+    ((SECONDS < deadline - 60)) || break
+    read -r lab case <<<"$item"
+    echo "[$SECONDS s] lab $lab, $case, correctness only"
+    grade_stage "$lab" "$case" 0 &
+    if ((++running % ${GRADE_JOBS:-3} == 0)); then wait; fi
+done
+wait
+
+echo
+echo "| lab | correct (time, speed included) | starter | planted bug | old reference objects |"
+echo "| --- | --- | --- | --- | --- |"
+for lab in $labs; do
+    t=$(cat "$dest/lab$lab-correct.seconds" 2>/dev/null || echo "-")
+    printf '| %s | %s, %s s | %s | %s | %s |\n' "$lab" "$(verdict "$lab" correct)" "$t" "$(verdict "$lab" starter)" \
+        "$(verdict "$lab" bug)" "$(verdict "$lab" old)"
+done | tee "$dest/table.md"
+echo
+cuobjdump=$(dirname "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")/cuobjdump
+echo "the reference executables of make dist (sm_90): PTX by cuobjdump --dump-ptx (else fatbin.py), paths by strings"
+for f in "$tree"/build/reference/lab*; do
+    if [[ -x $cuobjdump ]]; then ptx=$("$cuobjdump" --dump-ptx "$f" 2>&1 | grep -c '^\.version\|^\.target'); tool=cuobjdump
+    else ptx=$(python3 tools/grade/fatbin.py "$f" | sed 's/.*: ptx \([0-9]*\),.*/\1/'); tool=fatbin.py; fi
+    paths=$(strings "$f" | grep -cE "solutions/|/work/")
+    echo "$(basename "$f"): $ptx PTX ($tool), $paths solution or build paths (strings)"
+done | tee "$dest/dist-check.txt"
+cat "$tree/prep.txt" | tee -a "$dest/table.md"
+tar czf "$dest/reports.tgz" -C "$dest" $(cd "$dest" && ls -d lab*-*/ 2>/dev/null) 2>/dev/null && rm -rf "$dest"/lab*-*/
+rm -rf "$work"
