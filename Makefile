@@ -220,16 +220,16 @@ $(EMU_REWRITE): tools/emu-rewrite.cc
 	@mkdir -p $(dir $@)
 	$(CXX) -std=c++17 -O2 -Wall -Wextra -o $@ $<
 
+# (A header that is gone since the last build is named by an old dependency file:
+# its rewritten copy goes too, and what included it is rebuilt.)
 .PRECIOUS: $(EMU_BUILD)/src/%.cu $(EMU_BUILD)/src/%.cuh $(EMU_BUILD)/src/%.h
+emu_rewrite = @mkdir -p $(dir $@); if [ -f $< ]; then $(EMU_REWRITE) $< $@ $<; else rm -f $@; fi
 $(EMU_BUILD)/src/%.cu: %.cu $(EMU_REWRITE)
-	@mkdir -p $(dir $@)
-	@$(EMU_REWRITE) $< $@ $<
+	$(emu_rewrite)
 $(EMU_BUILD)/src/%.cuh: %.cuh $(EMU_REWRITE)
-	@mkdir -p $(dir $@)
-	@$(EMU_REWRITE) $< $@ $<
+	$(emu_rewrite)
 $(EMU_BUILD)/src/%.h: %.h $(EMU_REWRITE)
-	@mkdir -p $(dir $@)
-	@$(EMU_REWRITE) $< $@ $<
+	$(emu_rewrite)
 
 $(EMU_BUILD)/%.cu.o: $(EMU_BUILD)/src/%.cu | $(EMU_HEADERS)
 	@mkdir -p $(dir $@)

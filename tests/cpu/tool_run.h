@@ -22,14 +22,16 @@ static inline void tool_write_temp(char *path, const char *text)
 }
 
 /* Run a printf-formatted shell command (stderr joined to stdout); returns its
- * output (static buffer) and stores the exit status in *status. */
+ * output (static buffer) and stores the exit status in *status. The command sees
+ * no outer make's job server (make -j2 test): a make it runs starts afresh. */
 static inline char *tool_run(int *status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static inline char *tool_run(int *status, const char *fmt, ...)
 {
-    char cmd[16384];
+    char cmd[16384] = "unset MAKEFLAGS MFLAGS MAKELEVEL; ";
+    size_t prefix = strlen(cmd);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    vsnprintf(cmd + prefix, sizeof cmd - prefix, fmt, ap);
     va_end(ap);
     strncat(cmd, " 2>&1", sizeof cmd - strlen(cmd) - 1);
     FILE *p = popen(cmd, "r");
