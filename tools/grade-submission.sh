@@ -17,8 +17,8 @@
 #  5. For each step's suite (GRADE_JOBS, default 4, at once): the worker runs the
 #     suite with the submission's code, as an unprivileged user where grading runs as
 #     root, in namespaces of its own where the system allows (tools/grade/contain.c),
-#     every case under a time limit (GRADE_CASE_LIMIT, default 30 s; the suite
-#     GRADE_SUITE_LIMIT, default 180 s), and records what the submission's calls
+#     every case under a time limit (GRADE_CASE_LIMIT, default 120 s; the suite
+#     GRADE_SUITE_LIMIT, default 900 s), and records what the submission's calls
 #     changed (tools/grade/replay.h). Once every process of that worker is gone and
 #     the grader's own files are checked unchanged, the judge, built from the
 #     instructor's tree alone, replays the records, checks every output against its

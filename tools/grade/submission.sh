@@ -214,7 +214,7 @@ grade_user=${GRADE_USER:-$((61000 + RANDOM % 4000))}
 contained() { # LOG DIR -- COMMAND...: a submission's process (tools/grade/contain.c)
     local log=$1 dir=$2
     shift 3
-    build/grade/contain ${GRADE_CONTAIN_FLAGS:-} --user "$grade_user" --limit "${GRADE_SUITE_LIMIT:-180}" \
+    build/grade/contain ${GRADE_CONTAIN_FLAGS:-} --user "$grade_user" --limit "${GRADE_SUITE_LIMIT:-900}" \
         --log "$log" --dir "$dir" --isolation "$stage/isolation" -- "$@"
 }
 
@@ -223,10 +223,10 @@ contained() { # LOG DIR -- COMMAND...: a submission's process (tools/grade/conta
 grade_suite() {
     local suite=$1 records=$stage/records/$1
     mkdir -p "$records"
-    say "$suite: the submission's code in a worker (each case at most ${GRADE_CASE_LIMIT:-30} s)"
+    say "$suite: the submission's code in a worker (each case at most ${GRADE_CASE_LIMIT:-120} s)"
     contained "$stage/logs/worker-$suite.log" "$records" -- \
         env KIT_GRADE_SELECTION=1 KIT_TEST_BIG=0 OMP_NUM_THREADS="${GRADE_THREADS:-8}" \
-        GRADE_RECORDS="$records" GRADE_CASE_LIMIT="${GRADE_CASE_LIMIT:-30}" "$worker" --suite "$suite"
+        GRADE_RECORDS="$records" GRADE_CASE_LIMIT="${GRADE_CASE_LIMIT:-120}" "$worker" --suite "$suite"
     [[ $(fingerprint) == "$grader_files" ]] || { touch "$stage/judged/CHANGED"; return; }
     say "$suite: the judge checks the recorded outputs"
     KIT_GRADE_SELECTION=1 KIT_TEST_BIG=0 OMP_NUM_THREADS="${GRADE_THREADS:-8}" GRADE_RECORDS="$records" \

@@ -6,7 +6,7 @@
  * are all that counts, the judge decides (tools/grade/replay.h). It prints one line
  * per case for the log.
  *
- *   worker --suite NAME... [--limit SECONDS]     (default: GRADE_CASE_LIMIT, else 30)
+ *   worker --suite NAME... [--limit SECONDS]     (default: GRADE_CASE_LIMIT, else 120)
  */
 #include <criterion/criterion.h>
 
@@ -97,7 +97,7 @@ static const char *run_case(worker_test *t, void *param, double limit)
 int main(int argc, char **argv)
 {
     const char *limit_env = getenv("GRADE_CASE_LIMIT");
-    double limit = limit_env ? atof(limit_env) : 30;
+    double limit = limit_env ? atof(limit_env) : 120;
     const char *suites[64];
     int suite_count = 0;
     for (int i = 1; i + 1 < argc; i += 2) {
