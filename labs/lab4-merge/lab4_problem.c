@@ -32,7 +32,8 @@ struct lab4_problem {
     uint8_t *ref_flags;
     size_t ref_rows;                    /* join */
     int join_set;
-    size_t join_rows;                   /* written by the join launcher */
+    size_t *join_rows;                  /* written by the join launcher; pinned, so that
+                                         * a graded run's record carries it */
     lab4_io io;
     variant_ctx *ctx;                   /* one per variant (lab4_variant_count) */
     variant_ctx cub_ctx;
@@ -72,7 +73,9 @@ static lab4_problem *problem_new(lab4_op op)
     memset(p, 0, sizeof *p);
     p->op = op;
     p->ctx = kit_host_alloc((size_t)lab4_variant_count * sizeof *p->ctx, "the cases");
-    p->io.join_rows = &p->join_rows;
+    if (KIT_CHECK(cudaMallocHost((void **)&p->join_rows, sizeof *p->join_rows)))
+        kit_die(KIT_EXIT_USAGE, "cannot allocate pinned host memory for the join's row count");
+    p->io.join_rows = p->join_rows;
     return p;
 }
 
@@ -293,6 +296,7 @@ void lab4_problem_destroy(lab4_problem *p)
     cudaFree(ws->rows);
     if (ws->h_rows)
         cudaFreeHost(ws->h_rows);
+    cudaFreeHost(p->join_rows);
     free(p->h_offsets);
     free(p->ref);
     free(p->ref2);
@@ -323,7 +327,7 @@ static int prepare(void *arg, cudaStream_t stream)
         r = kit_poison(p->d_out, count * sizeof(int32_t), stream);
         if (!r)
             r = kit_poison(p->d_out2, count * sizeof(int32_t), stream);
-        p->join_rows = (size_t)-1;
+        *p->join_rows = (size_t)-1;
         break;
     }
     }
@@ -339,7 +343,7 @@ static int run(void *arg, cudaStream_t stream)
     int r = lab4_variants[c->variant].run(&p->io, stream);
     if (r == LAB4_ERR_JOIN_TOO_LARGE) {
         fprintf(stderr, "lab4: the join produced %zu rows, more than the %zu the output holds\n",
-                p->join_rows, p->io.join_capacity);
+                *p->join_rows, p->io.join_capacity);
         r = cudaErrorInvalidValue;
     }
     return r;
@@ -413,9 +417,9 @@ static int check(void *arg, char *msg, size_t len)
         break;
     }
     case LAB4_JOIN: {
-        if (p->join_rows != p->ref_rows) {
+        if (*p->join_rows != p->ref_rows) {
             snprintf(msg, len, "%s join: %zu rows reported, %zu expected", lab4_join_name(p->io.join),
-                     p->join_rows, p->ref_rows);
+                     *p->join_rows, p->ref_rows);
             return 1;
         }
         int32_t *ga = kit_download(p->d_out, p->ref_rows * sizeof(int32_t));
