@@ -32,7 +32,6 @@ CC ?= gcc
 NO_BUILD_GOALS := help deps labs check-labs plots tables check-tables check-data site site-test clean
 ifneq ($(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
 $(shell mkdir -p build; [ "$$(cat $(ARCH_STAMP) 2>/dev/null)" = "$(ARCH)" ] || echo "$(ARCH)" > $(ARCH_STAMP))
-$(shell [ "$$(cat build/last-emu 2>/dev/null)" = "$(EMU)" ] || echo "$(EMU)" > build/last-emu)
 endif
 COMMON_CFLAGS := -O2 -Wall -Wextra -fopenmp -Icommon
 CFLAGS_KIT := -std=c11 -D_GNU_SOURCE $(COMMON_CFLAGS) -I$(CUDA_HOME)/include -MMD -MP
@@ -93,6 +92,11 @@ endef
 NVCC_FOUND := $(shell command -v $(NVCC) 2>/dev/null)
 EMU ?= $(if $(NVCC_FOUND),0,1)
 EMU_STAMP := build/last-emu
+# (The stamp changes when EMU does, so that the drivers relink; written here, once EMU
+# has its value, and only by goals that build.)
+ifneq ($(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
+$(shell [ -f $(EMU_STAMP) ] && [ "$$(cat $(EMU_STAMP))" = "$(EMU)" ] || echo "$(EMU)" > $(EMU_STAMP))
+endif
 ifeq ($(EMU),1)
 BUILD_NUMS := $(LAB_NUMS)
 endif
