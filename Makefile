@@ -30,9 +30,11 @@ CC ?= gcc
 # Goals that compile nothing leave it alone (make help on a machine without a GPU
 # must not turn the next build into an sm_75 one).
 NO_BUILD_GOALS := help deps labs check-labs plots tables check-tables check-data site site-test clean
-ifneq ($(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
-$(shell mkdir -p build; [ "$$(cat $(ARCH_STAMP) 2>/dev/null)" = "$(ARCH)" ] || echo "$(ARCH)" > $(ARCH_STAMP))
-endif
+BUILDING := $(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all))
+# $(call write_stamp,FILE,VALUE): FILE holds VALUE, rewritten (and so newer than what
+# depends on it) only when the value changed; only goals that build write stamps.
+write_stamp = $(if $(BUILDING),$(shell mkdir -p build; [ -f $(1) ] && [ "$$(cat $(1))" = "$(2)" ] || echo "$(2)" > $(1)))
+$(call write_stamp,$(ARCH_STAMP),$(ARCH))
 COMMON_CFLAGS := -O2 -Wall -Wextra -fopenmp -Icommon
 CFLAGS_KIT := -std=c11 -D_GNU_SOURCE $(COMMON_CFLAGS) -I$(CUDA_HOME)/include -MMD -MP
 NVFLAGS := -O3 -std=c++17 -arch=$(ARCH) -lineinfo -Icommon -Xcompiler -Wall,-Wextra -MMD -MP
@@ -92,11 +94,9 @@ endef
 NVCC_FOUND := $(shell command -v $(NVCC) 2>/dev/null)
 EMU ?= $(if $(NVCC_FOUND),0,1)
 EMU_STAMP := build/last-emu
-# (The stamp changes when EMU does, so that the drivers relink; written here, once EMU
-# has its value, and only by goals that build.)
-ifneq ($(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
-$(shell [ -f $(EMU_STAMP) ] && [ "$$(cat $(EMU_STAMP))" = "$(EMU)" ] || echo "$(EMU)" > $(EMU_STAMP))
-endif
+# (The stamp changes when EMU does, so that the drivers relink; written once EMU has
+# its value.)
+$(call write_stamp,$(EMU_STAMP),$(EMU))
 ifeq ($(EMU),1)
 BUILD_NUMS := $(LAB_NUMS)
 endif
