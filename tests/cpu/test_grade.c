@@ -12,6 +12,29 @@
 
 #define FIXTURES "tests/cpu/fixtures/grade"
 
+/* The temporary folders a test makes, removed when its worker process ends. */
+static char temp_dirs[8][64];
+static int temp_dir_count;
+static void remove_temp_dirs(void)
+{
+    for (int i = 0; i < temp_dir_count; i++) {
+        char cmd[sizeof temp_dirs + 16]; /* (the compiler bounds the name by the whole array) */
+        snprintf(cmd, sizeof cmd, "rm -rf %s", temp_dirs[i]);
+        if (system(cmd) != 0)
+            fprintf(stderr, "could not remove %s\n", temp_dirs[i]);
+    }
+}
+
+/* mkdtemp(path), the folder removed at exit. */
+static void make_temp_dir(char *path)
+{
+    cr_assert(not(eq(ptr, mkdtemp(path), NULL)), "mkdtemp %s", path);
+    cr_assert(lt(int, temp_dir_count, 8), "too many temporary folders in one test");
+    if (temp_dir_count == 0)
+        atexit(remove_temp_dirs);
+    snprintf(temp_dirs[temp_dir_count++], sizeof temp_dirs[0], "%s", path);
+}
+
 /* The instructor's tree has solutions/; a student copy does not. */
 static int instructor_tree(void)
 {
@@ -27,7 +50,7 @@ static const char *submission(const char *file, const char *as)
 {
     static char dir[64];
     strcpy(dir, "/tmp/kit_sub_XXXXXX");
-    cr_assert(not(eq(ptr, mkdtemp(dir), NULL)));
+    make_temp_dir(dir);
     chmod(dir, 0755); /* a grade as another user reads it */
     int status;
     char *out = tool_run(&status, "cd %s && cp " FIXTURES "/lab9-standin/v1_double.c " FIXTURES "/lab9-standin/v2_odd.c %s/",
@@ -47,7 +70,7 @@ static char reports[64];
 static char *grade(const char *sub, const char *env, int *status)
 {
     strcpy(reports, "/tmp/kit_reports_XXXXXX");
-    cr_assert(not(eq(ptr, mkdtemp(reports), NULL)));
+    make_temp_dir(reports);
     chmod(reports, 0777);
     return tool_run(status, "cd %s && %s bash " FIXTURES "/standin.sh %s %s/out 2>/dev/null", kit_test_root(), env, sub,
                     reports);
@@ -103,7 +126,7 @@ Test(grade_submission, the_untouched_starter_scores_nothing)
 {
     int status;
     char dir[] = "/tmp/kit_empty_XXXXXX";
-    cr_assert(not(eq(ptr, mkdtemp(dir), NULL)));
+    make_temp_dir(dir);
     char *out = grade(dir, "", &status);
     cr_assert(eq(int, status, 0), "%s", out);
     expect_step(out, "9.1", "0/4");
