@@ -129,8 +129,11 @@ Test(grade_submission, the_untouched_starter_scores_nothing)
     make_temp_dir(dir);
     char *out = grade(dir, "", &status);
     cr_assert(eq(int, status, 0), "%s", out);
-    expect_step(out, "9.1", "0/4");
+    expect_step(out, "9.1", "1/4"); /* the starter's own code passes the empty input... */
+    expect_step(out, "9.1", " 0.0%");  /* ...and the unfinished step still scores nothing */
     expect_step(out, "9.2", "0/4");
+    cr_expect(eq(str, (char *)total_of(out), "0.00"), "%s", out);
+    cr_expect(strstr(out, "9.1 is not finished: a case answered TODO") != NULL, "%s", out);
     cr_expect(strstr(out, "Step 9.1 is not implemented yet (TODO)") != NULL, "%s", out);
     cr_expect(strstr(out, "the starter's, its steps score 0") != NULL, "%s", out);
 }
@@ -260,8 +263,9 @@ static void expect_replaced(const char *text, const char *why)
     int status;
     char *out = grade(sub, "", &status);
     cr_assert(eq(int, status, 0), "%s", out);
-    expect_step(out, "9.1", "0/4");
+    expect_step(out, "9.1", "1/4"); /* the starter's: the empty input passes, the step scores 0 */
     expect_step(out, "9.2", "4/4");
+    cr_expect(eq(str, (char *)total_of(out), "50.00"), "%s", out);
     cr_expect(strstr(out, why) != NULL, "want \"%s\" in:\n%s", why, out);
 }
 

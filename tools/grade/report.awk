@@ -14,7 +14,9 @@
 #
 # Writes DIR/results.json (Gradescope), DIR/junit.xml, DIR/results.tap and
 # DIR/summary.txt; exit status 2 when nothing could be graded. A step scores its cases passed / run (a case not
-# run counts neither way; one left out of the grading selection is not listed);
+# run counts neither way; one left out of the grading selection is not listed),
+# and 0 while its code still answers TODO in any case (the starter's code passes
+# the empty input: an unfinished step earns nothing for it);
 # its speed is the mean of its rows' scores, and zero unless every case passed. The
 # grade, out of 100: (1 - W) x the mean correctness of the steps + W x their mean
 # speed, over the steps that could be graded; without any speed measured, the
@@ -45,6 +47,7 @@ FILENAME == ARGV[2] {
     if (f[4] != "notrun") ran[f[1]]++
     else notrun[f[1]]++
     if (f[4] == "fail" && !(f[1] in first_fail)) first_fail[f[1]] = c_name[n] ": " f[5]
+    if (f[4] == "fail" && f[5] ~ /not implemented yet \(TODO\)/) unfinished[f[1]] = 1
     next
 }
 FILENAME == ARGV[3] {
@@ -71,7 +74,7 @@ END {
     for (i = 1; i <= nsteps; i++) {
         s = steps[i]; u = suite_of[s]
         c_ok[s] = ran[u] > 0
-        c_frac[s] = c_ok[s] ? passed[u] / ran[u] : 0
+        c_frac[s] = c_ok[s] && !(u in unfinished) ? passed[u] / ran[u] : 0
         sp_n[s] = 0; sp_sum[s] = 0
     }
     for (r = 1; r <= rows; r++) {
@@ -107,6 +110,7 @@ function speed_note() {
 function step_output(s,    u, t, text, n) {
     u = suite_of[s]
     text = sprintf("%d of %d cases passed", passed[u], ran[u])
+    if (u in unfinished) text = text " (a case answered TODO: the step is not finished and scores 0)"
     if (notrun[u]) text = text sprintf(", %d not run (not counted)", notrun[u])
     n = 0
     for (t = 1; t <= cases; t++)
@@ -142,6 +146,7 @@ function summary(    f, i, s, k) {
     if (left_out) printf "(%d cases past the grading selection's sizes are left to make test)\n", left_out > f
     for (i = 1; i <= nsteps; i++) {
         s = steps[i]
+        if (suite_of[s] in unfinished) printf "%s is not finished: a case answered TODO, so the step scores 0\n", s > f
         if (c_ok[s] && c_frac[s] < 1) printf "first failure of %s: %s\n", s, first_fail[suite_of[s]] > f
     }
     for (k = 1; k <= listed["handed"]; k++) printf "handed in: %s\n", list["handed", k] > f

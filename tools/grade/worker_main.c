@@ -89,8 +89,11 @@ static const char *run_case(worker_test *t, void *param, double limit)
         }
         usleep(2000);
     }
-    if (WIFSIGNALED(status))
-        return "crashed";
+    if (WIFSIGNALED(status)) {
+        static char crashed[96];
+        snprintf(crashed, sizeof crashed, "crashed (signal %d: %s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+        return crashed;
+    }
     return WEXITSTATUS(status) ? "failed here (the judge decides)" : "done";
 }
 
