@@ -10,13 +10,16 @@
 # Time: the correct submissions first, one lab at a time (their times are the
 # README's); then the others, correctness only (GRADE_SPEED=0), GRADE_JOBS at once,
 # until DEADLINE seconds (default 520) have passed: what is not reached is reported
-# as not run (LABS='4 5' and CASES='bug' choose; CORRECT_SPEED=0 leaves the
-# correct submissions' speed out). Also: PTX and solution paths in the reference executables make dist
+# as not run (LABS='4 5' and CASES='correct bug' choose; CORRECT_SPEED=0 leaves the
+# correct submissions' speed out). STOP seconds (default DEADLINE + 60) after the
+# start, the grades still running are abandoned and what finished is reported and
+# packed (a lent machine's call limit must not lose the whole run). Also: PTX and solution paths in the reference executables make dist
 # ships (cuobjdump when this toolkit has it). Prints a table; the reports go to
 # OUTDIR/labN-CASE/ (packed into OUTDIR/reports.tgz).
 set -uo pipefail
 prep=$(realpath "$1") dest=$(realpath -m "$2") # (not "out": submission.sh publishes to $out)
 deadline=$((SECONDS + ${DEADLINE:-520}))
+stop=${STOP:-$((${DEADLINE:-520} + 60))}
 mkdir -p "$dest"
 work=$(mktemp -d /var/tmp/gpu-grade-XXXXXX)
 chmod 711 "$work"
@@ -51,7 +54,7 @@ grade_stage() {
 # The verdict of a graded stage against what its case expects.
 verdict() {
     local lab=$1 case=$2 s=$dest/lab$1-$2/summary.txt
-    [[ -f $s ]] || { echo "not run"; return; }
+    [[ -f $s ]] || { echo "not run or not finished"; return; }
     read -r _ _ bug_step old_step <"$tree/stages/lab$lab-$case/case"
     awk -v case="$case" -v bug="$bug_step" -v old="$old_step" '
         /^total/ { total = $2 }
@@ -64,14 +67,46 @@ verdict() {
         END { printf "%s (%s / 100, %d steps)%s\n", bad ? "FAIL:" bad : "ok", total, n, "" }' "$s"
 }
 
+# The report: the verdicts, the reference executables, the prep's own checks, packed.
+finish() {
+    echo
+    echo "| lab | correct (time, speed included) | starter | planted bug | old reference objects |"
+    echo "| --- | --- | --- | --- | --- |"
+    for lab in $labs; do
+        t=$(cat "$dest/lab$lab-correct.seconds" 2>/dev/null || echo "-")
+        printf '| %s | %s, %s s | %s | %s | %s |\n' "$lab" "$(verdict "$lab" correct)" "$t" "$(verdict "$lab" starter)" \
+            "$(verdict "$lab" bug)" "$(verdict "$lab" old)"
+    done | tee "$dest/table.md"
+    echo
+    cuobjdump=$(dirname "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")/cuobjdump
+    echo "the reference executables of make dist (sm_90): PTX by cuobjdump --dump-ptx (else fatbin.py), paths by strings"
+    for f in "$tree"/build/reference/lab*; do
+        if [[ -x $cuobjdump ]]; then ptx=$("$cuobjdump" --dump-ptx "$f" 2>&1 | grep -c '^\.version\|^\.target'); tool=cuobjdump
+        else ptx=$(python3 tools/grade/fatbin.py "$f" | sed 's/.*: ptx \([0-9]*\),.*/\1/'); tool=fatbin.py; fi
+        paths=$(strings "$f" | grep -cE "solutions/|/work/")
+        echo "$(basename "$f"): $ptx PTX ($tool), $paths solution or build paths (strings)"
+    done | tee "$dest/dist-check.txt"
+    cat "$tree/prep.txt" | tee -a "$dest/table.md"
+    # At most 8 files come back from a lent GPU machine: everything but the table in one archive.
+    tar czf "$dest/reports.tgz" -C "$dest" $(cd "$dest" && ls | grep -v '^table.md$') &&
+        (cd "$dest" && ls | grep -vE '^(table.md|reports.tgz)$' | xargs rm -rf)
+    rm -rf "$work"
+}
+trap 'echo "[$SECONDS s] stopped after $stop s: grades still running are abandoned"; finish; exit 124' TERM
+(sleep "$stop" && kill -TERM $$) 2>/dev/null &
+watchdog=$!
+
 labs=${LABS:-$(ls "$tree/stages" | sed -n 's/^lab\([0-9]*\)-correct$/\1/p' | sort -n | paste -sd ' ')}
+cases=" ${CASES:-correct starter bug old} "
 for lab in $labs; do
+    [[ $cases == *" correct "* ]] || break
     ((SECONDS < deadline - 90)) || break
     echo "[$SECONDS s] lab $lab, correct, $( ((${CORRECT_SPEED:-1})) && echo with speed || echo correctness only)"
-    grade_stage "$lab" correct "${CORRECT_SPEED:-1}"
+    grade_stage "$lab" correct "${CORRECT_SPEED:-1}" &
+    wait $! # (in the background: the stop's signal interrupts wait, not a foreground job)
 done
 pending=()
-for lab in $labs; do for case in ${CASES:-starter bug old}; do pending+=("$lab $case"); done; done
+for lab in $labs; do for case in ${cases/ correct / }; do pending+=("$lab $case"); done; done
 running=0
 for item in "${pending[@]}"; do
     ((SECONDS < deadline - 60)) || break
@@ -82,25 +117,5 @@ for item in "${pending[@]}"; do
 done
 wait
 
-echo
-echo "| lab | correct (time, speed included) | starter | planted bug | old reference objects |"
-echo "| --- | --- | --- | --- | --- |"
-for lab in $labs; do
-    t=$(cat "$dest/lab$lab-correct.seconds" 2>/dev/null || echo "-")
-    printf '| %s | %s, %s s | %s | %s | %s |\n' "$lab" "$(verdict "$lab" correct)" "$t" "$(verdict "$lab" starter)" \
-        "$(verdict "$lab" bug)" "$(verdict "$lab" old)"
-done | tee "$dest/table.md"
-echo
-cuobjdump=$(dirname "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")/cuobjdump
-echo "the reference executables of make dist (sm_90): PTX by cuobjdump --dump-ptx (else fatbin.py), paths by strings"
-for f in "$tree"/build/reference/lab*; do
-    if [[ -x $cuobjdump ]]; then ptx=$("$cuobjdump" --dump-ptx "$f" 2>&1 | grep -c '^\.version\|^\.target'); tool=cuobjdump
-    else ptx=$(python3 tools/grade/fatbin.py "$f" | sed 's/.*: ptx \([0-9]*\),.*/\1/'); tool=fatbin.py; fi
-    paths=$(strings "$f" | grep -cE "solutions/|/work/")
-    echo "$(basename "$f"): $ptx PTX ($tool), $paths solution or build paths (strings)"
-done | tee "$dest/dist-check.txt"
-cat "$tree/prep.txt" | tee -a "$dest/table.md"
-# At most 8 files come back from a lent GPU machine: everything but the table in one archive.
-tar czf "$dest/reports.tgz" -C "$dest" $(cd "$dest" && ls | grep -v '^table.md$') &&
-    (cd "$dest" && ls | grep -vE '^(table.md|reports.tgz)$' | xargs rm -rf)
-rm -rf "$work"
+kill $watchdog 2>/dev/null
+finish
