@@ -8,7 +8,7 @@
 #   bug       the planted bug's step not 100% correct, every other step 100%
 #   old       the old submission's step 0, every other step 100%
 # Time: the correct submissions first, one lab at a time (their times are the
-# README's); then the others, correctness only (GRADE_SPEED=0), GRADE_JOBS at once,
+# README's); then the others, correctness only (GRADE_SPEED=0), CHECK_JOBS at once,
 # until DEADLINE seconds (default 520) have passed: what is not reached is reported
 # as not run (LABS='4 5' and CASES='correct bug' choose; CORRECT_SPEED=0 leaves the
 # correct submissions' speed out). STOP seconds (default DEADLINE + 60) after the
@@ -113,7 +113,7 @@ for item in "${pending[@]}"; do
     read -r lab case <<<"$item"
     echo "[$SECONDS s] lab $lab, $case, correctness only"
     grade_stage "$lab" "$case" 0 &
-    if ((++running % ${GRADE_JOBS:-3} == 0)); then wait; fi
+    if ((++running % ${CHECK_JOBS:-3} == 0)); then wait; fi
 done
 wait
 
