@@ -173,7 +173,7 @@ static void check_b_first_fails(int v)
         cr_assert(eq(int, (int)cudaMalloc(&temp, temp_bytes), 0));
     int r = v >= 0 ? lab4_variants[v].run(&swapped, 0) : lab4_cub_merge(&swapped, temp, temp_bytes, 0);
     if (r == KIT_TODO)
-        cr_fail("Step %s (%s) is not implemented yet (TODO)", step_of(v), c.variant);
+        KIT_TEST_FAIL_TODO(step_of(v), c.variant);
     cr_assert(eq(int, r, 0));
     cr_assert(eq(int, (int)cudaDeviceSynchronize(), 0));
     char msg[512] = "";
@@ -389,7 +389,7 @@ Test(lab4_v4, phase_events_recorded_on_every_successful_path)
         cr_assert(eq(int, (int)cudaEventRecord(start, 0), 0));
         int r = lab4_join(io, 0);
         if (r == KIT_TODO)
-            cr_fail("Step 4.4 (join) is not implemented yet (TODO)");
+            KIT_TEST_FAIL_TODO("4.4", "join");
         cr_assert(eq(int, r, 0), "%s", runs[k].what);
         cr_assert(eq(int, (int)cudaDeviceSynchronize(), 0));
         for (int i = 0; i < 3; i++) {
@@ -439,7 +439,7 @@ static void output_larger_than_capacity(int v)
     const char *step = lab4_variants[v].info.step;
     int r = lab4_variants[v].run(io, 0);
     if (r == KIT_TODO)
-        cr_fail("Step %s (%s) is not implemented yet (TODO)", step, lab4_variants[v].info.slug);
+        KIT_TEST_FAIL_TODO(step, lab4_variants[v].info.slug);
     cr_assert(eq(int, r, LAB4_ERR_JOIN_TOO_LARGE),
               "Step %s: a join of %d rows with join_capacity 1000 must return LAB4_ERR_JOIN_TOO_LARGE", step,
               N * N);
@@ -491,7 +491,7 @@ static void capacity_edges_and_repeated_runs(int v)
     cr_assert(eq(int, kit_poison(io->join_b, rows * sizeof(int32_t), 0), 0));
     int r = lab4_variants[v].run(io, 0);
     if (r == KIT_TODO)
-        cr_fail("Step %s (%s) is not implemented yet (TODO)", step, lab4_variants[v].info.slug);
+        KIT_TEST_FAIL_TODO(step, lab4_variants[v].info.slug);
     cr_assert(eq(int, r, LAB4_ERR_JOIN_TOO_LARGE), "Step %s: %zu rows with join_capacity %zu", step, rows, rows - 1);
     cr_assert(eq(sz, *io->join_rows, rows), "Step %s: on LAB4_ERR_JOIN_TOO_LARGE, *join_rows is the true count", step);
     cr_assert(eq(int, (int)cudaDeviceSynchronize(), 0), "the context must survive");

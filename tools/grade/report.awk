@@ -47,7 +47,7 @@ FILENAME == ARGV[2] {
     if (f[4] != "notrun") ran[f[1]]++
     else notrun[f[1]]++
     if (f[4] == "fail" && !(f[1] in first_fail)) first_fail[f[1]] = c_name[n] ": " f[5]
-    if (f[4] == "fail" && f[5] ~ /not implemented yet \(TODO\)/) unfinished[f[1]] = 1
+    if (f[4] == "fail" && f[5] ~ /not implemented yet \(TODO\)/) unfinished[f[1]] = 1 # KIT_TEST_FAIL_TODO's words
     next
 }
 FILENAME == ARGV[3] {
