@@ -162,12 +162,16 @@ void kit_test_case_name(const char *name) __attribute__((weak));
  * stay in make test. KIT_TEST_PARAMS(type, array, field): the cases of the array,
  * where `field` is the size_t that sizes a case (KIT_TEST_SIZE_PARAMS for size_t). */
 #define KIT_GRADE_MAX_N ((size_t)1 << 21)
+static inline int kit_test_grading(void)
+{
+    const char *grading = getenv("KIT_GRADE_SELECTION");
+    return grading && !strcmp(grading, "1");
+}
 static inline void kit_test_params_free(struct criterion_test_params *params) { cr_free(params->params); }
 static inline struct criterion_test_params kit_test_params(const void *array, size_t count, size_t size,
                                                            size_t n_offset)
 {
-    const char *grading = getenv("KIT_GRADE_SELECTION");
-    int selection = grading && !strcmp(grading, "1");
+    int selection = kit_test_grading();
     char *kept = cr_malloc(count * size);
     size_t k = 0;
     for (size_t i = 0; i < count; i++) {

@@ -14,10 +14,11 @@
 #     starter (its steps score 0) and the report says why.
 #  4. Speed: each row of the speed table raced against the reference built from
 #     solutions/ (tools/speed.sh; GRADE_SPEED=0 leaves it out).
-#  5. For each step's suite (GRADE_JOBS, default 4, at once): the worker runs the
-#     suite with the submission's code, as an unprivileged user where grading runs as
-#     root, in namespaces of its own where the system allows (tools/grade/contain.c),
-#     every case under a time limit (GRADE_CASE_LIMIT, default 120 s; the suite
+#  5. For each step's suite (GRADE_JOBS, default 4, at once, the last steps first):
+#     the worker runs the suite with the submission's code, as an unprivileged user
+#     where grading runs as root, in namespaces of its own where the system allows
+#     (tools/grade/contain.c), each case in a process of its own (GRADE_CASE_JOBS,
+#     default 2, at once) under a time limit (GRADE_CASE_LIMIT, default 120 s; the suite
 #     GRADE_SUITE_LIMIT, default 900 s), and records what the submission's calls
 #     changed (tools/grade/replay.h). Once every process of that worker is gone and
 #     the grader's own files are checked unchanged, the judge, built from the

@@ -44,9 +44,10 @@ reference() {
 }
 
 run() {
-    local table=$1 yours=$2 ref=$3 out=$4
+    local start table=$1 yours=$2 ref=$3 out=$4
     shift 4
     local wrap=("$@") gpus rows=() line timings=""
+    start=$(date +%s)
     gpus=$(gpu_count)
     mapfile -t rows < <(grep -v '^[[:space:]]*\(#\|$\)' "$table" | grep -v '^speed-weight')
     for line in "${rows[@]}"; do
@@ -58,7 +59,7 @@ run() {
             timings+="ref $key 1 NEEDS_${need}_GPUS -"$'\n'
             continue
         fi
-        echo "speed: step $key ($row): your driver and the reference's, ${SPEED_ROUNDS:-5} alternating rounds" >&2
+        echo "speed: [$(($(date +%s) - ${GRADE_T0:-$start})) s] step $key ($row): your driver and the reference's, ${SPEED_ROUNDS:-5} alternating rounds" >&2
         local variant=()
         "$ref" --list 2>/dev/null | awk '{ print $1 }' | grep -qx -- "$row" && variant=(--variant "$row")
         timings+=$(GRADE_SPEED_ROW=$row build/grade/race --rounds "${SPEED_ROUNDS:-5}" --reps "${SPEED_REPS:-10}" \

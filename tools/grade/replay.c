@@ -30,6 +30,7 @@ static grade_buffer *buffers;
 static size_t buffer_count, buffer_cap;
 typedef struct {
     void *handle;
+    int device; /* an event is recorded on the stream of its own device */
     int live, recorded;
 } grade_event;
 static grade_event *events;
@@ -70,11 +71,11 @@ void grade_buffer_removed(void *ptr)
             buffers[i].live = 0;
 }
 
-void grade_event_added(void *event)
+void grade_event_added(void *event, int device)
 {
     if (event_count == event_cap)
         events = grow(events, &event_cap, sizeof *events);
-    events[event_count++] = (grade_event){ event, 1, 0 };
+    events[event_count++] = (grade_event){ event, device, 1, 0 };
 }
 
 void grade_event_removed(void *event)
@@ -274,7 +275,7 @@ int64_t grade_call_replay(const char *name, const grade_out *outs, int out_count
             refuse(name, "%s", did_not_finish);
         if (id >= event_count || !events[id].live)
             refuse(name, "the record names event %llu, which this test does not have", (unsigned long long)id);
-        if (grade_backend_record_event(events[id].handle))
+        if (grade_backend_record_event(events[id].handle, events[id].device))
             refuse(name, "%s", "the judge could not record the event");
     }
     if (!get32(&n))

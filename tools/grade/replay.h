@@ -45,14 +45,14 @@ int grade_backend_sync(void); /* wait for all work; the first error, or 0 */
 int grade_backend_hash(const grade_buffer *b, uint64_t out[2]);
 int grade_backend_read(const grade_buffer *b, void *host);
 int grade_backend_write(const grade_buffer *b, const void *host);
-int grade_backend_record_event(void *event);
+int grade_backend_record_event(void *event, int device); /* on that device's default stream */
 
 /* ---- what the backend calls when the tests (not the submission) allocate ---------- */
 /* Nonzero while a call into the submission runs: what it allocates is its own. */
 int grade_inside(void);
 void grade_buffer_added(void *ptr, size_t bytes, int device, int pinned);
 void grade_buffer_removed(void *ptr);
-void grade_event_added(void *event);
+void grade_event_added(void *event, int device); /* the device current when it was made */
 void grade_event_removed(void *event);
 /* An event of the tests was recorded by the submission's code (worker). */
 void grade_event_recorded(void *event);

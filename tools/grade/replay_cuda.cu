@@ -25,12 +25,18 @@ cudaError_t __real_cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stre
 /* The devices the tests allocated on: the ones to wait for (a bit per device). */
 static unsigned long long used_devices;
 
+static int current_device(void)
+{
+    int device = 0;
+    cudaGetDevice(&device);
+    return device;
+}
+
 cudaError_t __wrap_cudaMalloc(void **ptr, size_t bytes)
 {
     cudaError_t r = __real_cudaMalloc(ptr, bytes);
     if (r == cudaSuccess && !grade_inside() && bytes) {
-        int device = 0;
-        cudaGetDevice(&device);
+        int device = current_device();
         used_devices |= 1ull << (device & 63);
         r = cudaMemset(*ptr, 0, bytes);
         if (r == cudaSuccess)
@@ -77,7 +83,7 @@ cudaError_t __wrap_cudaEventCreate(cudaEvent_t *event)
 {
     cudaError_t r = __real_cudaEventCreate(event);
     if (r == cudaSuccess && !grade_inside())
-        grade_event_added(*event);
+        grade_event_added(*event, current_device());
     return r;
 }
 
@@ -85,7 +91,7 @@ cudaError_t __wrap_cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int fla
 {
     cudaError_t r = __real_cudaEventCreateWithFlags(event, flags);
     if (r == cudaSuccess && !grade_inside())
-        grade_event_added(*event);
+        grade_event_added(*event, current_device());
     return r;
 }
 
@@ -234,7 +240,8 @@ extern "C" int grade_backend_write(const grade_buffer *b, const void *host)
     return r ? r : grade_backend_sync();
 }
 
-extern "C" int grade_backend_record_event(void *event)
+extern "C" int grade_backend_record_event(void *event, int device)
 {
+    on_device here(device);
     return (int)__real_cudaEventRecord((cudaEvent_t)event, 0);
 }

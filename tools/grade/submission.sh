@@ -3,7 +3,10 @@
 # labdir, starter (the lab's folder in solutions/ and labs/), table (its speed.cfg),
 # judge, worker, reference, yours (the four programs), out (where the reports go).
 
-say() { echo "grade-submission: $*" >&2; }
+# Progress on stderr, each line with the seconds since the grade began (GRADE_T0,
+# epoch seconds, shared with tools/speed.sh: where the time of a grade goes).
+export GRADE_T0=${GRADE_T0:-$(date +%s)}
+say() { echo "grade-submission: [$(($(date +%s) - GRADE_T0)) s] $*" >&2; }
 
 # Copy or unpack SUB into DIR; only plain files and folders are kept.
 unpack() {
@@ -181,21 +184,22 @@ fingerprint() {
 # The phases and the reports (see tools/grade-submission.sh): the speed race first,
 # then for each step's suite its worker, then (once every process of the worker is
 # gone, and the grader's own files are unchanged) its judge, which replays the
-# records and deletes them; GRADE_JOBS (default 4) suites at once.
+# records and deletes them; GRADE_JOBS (default 4) suites at once, the worker of each
+# GRADE_CASE_JOBS (default 2) cases at once.
 grade_phases() {
     grader_files=$(fingerprint)
-    mapfile -t suites < <(grade_suites "$table")
+    mapfile -t suites < <(grade_suites "$table" | tac) # the later steps' suites are the longest: first
     rm -rf "$stage/judged" "$stage/records" # nothing a submission's process left there counts
     mkdir -m 700 "$stage/judged"
     mkdir -p "$stage/records"
     # Without namespaces a worker could reach the others' processes: one at a time.
-    local suite count=0 jobs=${GRADE_JOBS:-4}
+    local suite at_once=${GRADE_JOBS:-4}
     contained "$stage/logs/probe.log" "$stage/records" -- true
-    grep -q "no namespace" "$stage/isolation" && jobs=1
+    grep -q "no namespace" "$stage/isolation" && at_once=1
     run_speed
     for suite in "${suites[@]}"; do
+        while (($(jobs -rp | wc -l) >= at_once)); do wait -n; done # the next starts as soon as one ends
         grade_suite "$suite" &
-        if ((++count % jobs == 0)); then wait; fi
     done
     wait
     echo "isolation=$(cat "$stage/isolation" 2>/dev/null)" >>"$stage/meta"
@@ -225,14 +229,15 @@ grade_suite() {
     mkdir -p "$records"
     say "$suite: the submission's code in a worker (each case at most ${GRADE_CASE_LIMIT:-120} s)"
     contained "$stage/logs/worker-$suite.log" "$records" -- \
-        env KIT_GRADE_SELECTION=1 KIT_TEST_BIG=0 OMP_NUM_THREADS="${GRADE_THREADS:-8}" \
-        GRADE_RECORDS="$records" GRADE_CASE_LIMIT="${GRADE_CASE_LIMIT:-120}" "$worker" --suite "$suite"
+        env KIT_GRADE_SELECTION=1 KIT_TEST_BIG=0 OMP_NUM_THREADS="${GRADE_THREADS:-8}" GRADE_RECORDS="$records" \
+        GRADE_CASE_LIMIT="${GRADE_CASE_LIMIT:-120}" GRADE_CASE_JOBS="${GRADE_CASE_JOBS:-2}" "$worker" --suite "$suite"
     [[ $(fingerprint) == "$grader_files" ]] || { touch "$stage/judged/CHANGED"; return; }
-    say "$suite: the judge checks the recorded outputs"
+    say "$suite: the judge checks the recorded outputs ($(du -sh "$records" | cut -f1) recorded)"
     KIT_GRADE_SELECTION=1 KIT_TEST_BIG=0 OMP_NUM_THREADS="${GRADE_THREADS:-8}" GRADE_RECORDS="$records" \
         GRADE_RESULTS="$stage/judged/$suite.tsv" GRADE_CASE_FILE="$stage/judged/$suite.case" \
         timeout 900 "$judge" -j1 --quiet --filter "$suite/*" >"$stage/logs/judge-$suite.log" 2>&1
     rm -rf "$records"
+    say "$suite: judged"
 }
 
 run_speed() {
@@ -247,6 +252,7 @@ run_speed() {
         build/grade/contain ${GRADE_CONTAIN_FLAGS:-} --user "$grade_user" --keep 3 --keep 4 --limit 600 --log "$stage/logs/speed-yours.log" \
         --dir "$stage/records/speed" --
     cp "$stage/speed/speed.tsv" "$stage/speed.tsv" 2>/dev/null
+    say "speed: every row raced"
 }
 
 # The reports into OUT (replacing what was there), the summary on stdout; exit STATUS.

@@ -45,7 +45,7 @@ grade_stage() {
         mkdir -p "$stage/report" "$stage/logs" && chmod 700 "$stage/report"
         echo "gpu=$(grade_gpus)" >>"$stage/meta"
         [[ $speed == 1 ]] || export GRADE_SPEED=0
-        start=$SECONDS
+        start=$SECONDS GRADE_T0=$(date +%s)
         (grade_phases >"$dest/lab$lab-$case.summary" 2>"$dest/lab$lab-$case.log")
         echo $((SECONDS - start)) >"$dest/lab$lab-$case.seconds"
     )
@@ -58,7 +58,7 @@ verdict() {
     read -r _ _ bug_step old_step <"$tree/stages/lab$lab-$case/case"
     awk -v case="$case" -v bug="$bug_step" -v old="$old_step" '
         /^total/ { total = $2 }
-        /^[0-9]+\.[0-9]+ / { n++; step = $1; pct = $4; sub(/%/, "", pct)
+        /^[0-9]+\.[0-9]+ +lab[0-9]/ { n++; step = $1; pct = $4; sub(/%/, "", pct)
             if (case == "starter" && pct + 0 != 0) bad = bad " " step " " pct "%"
             if (case == "correct" && pct + 0 != 100) bad = bad " " step " " pct "%"
             if (case == "bug" && (step == bug) == (pct + 0 == 100)) bad = bad " " step " " pct "%"
@@ -106,15 +106,17 @@ cases=" ${CASES:-correct starter bug old} "
 done
 pending=()
 for lab in $labs; do for case in ${cases/ correct / }; do pending+=("$lab $case"); done; done
-running=0
+# (wait for the grades by their ids: a plain wait would wait for the watchdog too)
+running=()
 for item in "${pending[@]}"; do
     ((SECONDS < deadline - 60)) || break
     read -r lab case <<<"$item"
     echo "[$SECONDS s] lab $lab, $case, correctness only"
     grade_stage "$lab" "$case" 0 &
-    if ((++running % ${CHECK_JOBS:-3} == 0)); then wait; fi
+    running+=($!)
+    if ((${#running[@]} == ${CHECK_JOBS:-3})); then wait "${running[@]}"; running=(); fi
 done
-wait
+((${#running[@]} == 0)) || wait "${running[@]}"
 
 kill $watchdog 2>/dev/null
 finish
