@@ -18,7 +18,7 @@
 #     the worker runs the suite with the submission's code, as an unprivileged user
 #     where grading runs as root, in namespaces of its own where the system allows
 #     (tools/grade/contain.c), each case in a process of its own (GRADE_CASE_JOBS,
-#     default 2, at once) under a time limit (GRADE_CASE_LIMIT, default 120 s; the suite
+#     default 1, at once) under a time limit (GRADE_CASE_LIMIT, default 120 s; the suite
 #     GRADE_SUITE_LIMIT, default 900 s), and records what the submission's calls
 #     changed (tools/grade/replay.h). Once every process of that worker is gone and
 #     the grader's own files are checked unchanged, the judge, built from the

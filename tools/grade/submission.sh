@@ -185,7 +185,7 @@ fingerprint() {
 # then for each step's suite its worker, then (once every process of the worker is
 # gone, and the grader's own files are unchanged) its judge, which replays the
 # records and deletes them; GRADE_JOBS (default 4) suites at once, the worker of each
-# GRADE_CASE_JOBS (default 2) cases at once.
+# GRADE_CASE_JOBS (default 1) cases at once.
 grade_phases() {
     grader_files=$(fingerprint)
     mapfile -t suites < <(grade_suites "$table" | tac) # the later steps' suites are the longest: first
@@ -230,7 +230,7 @@ grade_suite() {
     say "$suite: the submission's code in a worker (each case at most ${GRADE_CASE_LIMIT:-120} s)"
     contained "$stage/logs/worker-$suite.log" "$records" -- \
         env KIT_GRADE_SELECTION=1 KIT_TEST_BIG=0 OMP_NUM_THREADS="${GRADE_THREADS:-8}" GRADE_RECORDS="$records" \
-        GRADE_CASE_LIMIT="${GRADE_CASE_LIMIT:-120}" GRADE_CASE_JOBS="${GRADE_CASE_JOBS:-2}" "$worker" --suite "$suite"
+        GRADE_CASE_LIMIT="${GRADE_CASE_LIMIT:-120}" GRADE_CASE_JOBS="${GRADE_CASE_JOBS:-1}" "$worker" --suite "$suite"
     [[ $(fingerprint) == "$grader_files" ]] || { touch "$stage/judged/CHANGED"; return; }
     say "$suite: the judge checks the recorded outputs ($(du -sh "$records" | cut -f1) recorded)"
     KIT_GRADE_SELECTION=1 KIT_TEST_BIG=0 OMP_NUM_THREADS="${GRADE_THREADS:-8}" GRADE_RECORDS="$records" \
