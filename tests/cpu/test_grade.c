@@ -335,6 +335,26 @@ Test(grade_reports, every_format_is_well_formed_with_unique_names)
     cr_expect(strstr(xml, "<property name=\"kit_version\" value=\"0.0.1\"/>") != NULL, "%s", xml);
 }
 
+/* A case that cannot run on this machine (lab 6's two-GPU cases where one GPU is
+ * present) is not counted, and the summary names it: a skipped case is not passed. */
+Test(grade_reports, cases_not_run_are_named_in_the_summary)
+{
+    int status;
+    char *out = tool_run(&status,
+                         "d=$(mktemp -d) && cd %s && printf '%s' >$d/r.tsv && : >$d/s.tsv && echo lab=lab9 >$d/meta && "
+                         "awk -v out=$d -f tools/grade/report.awk tests/cpu/fixtures/grade/lab9-standin/speed.cfg "
+                         "$d/r.tsv $d/s.tsv $d/meta && cat $d/summary.txt; rm -rf $d",
+                         kit_test_root(),
+                         "lab9_v1\\tsizes\\tn=0\\tpass\\t\\n"
+                         "lab9_v1\\tsizes\\tn=1\\tnotrun\\ta ring of 2 GPUs needs 2 GPUs, 1 present\\n"
+                         "lab9_v2\\tsizes\\tn=0\\tfail\\twrong\\n");
+    cr_assert(eq(int, status, 0), "%s", out);
+    cr_expect(strstr(out, "9.1    lab9_v1                            1/1") != NULL, "%s", out);
+    cr_expect(strstr(out, "9.1: 1 cases not run here, not counted (the first: lab9_v1/sizes/n=1: a ring of 2 GPUs "
+                          "needs 2 GPUs, 1 present)") != NULL, "%s", out);
+    cr_expect(strstr(out, "\n9.2: ") == NULL, "%s", out); /* every case of 9.2 ran */
+}
+
 /* ---- the commands, on this machine without a GPU ----------------------------------- */
 
 Test(grade_commands, a_missing_or_wrong_lab_is_refused_in_one_line)

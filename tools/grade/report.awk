@@ -45,7 +45,7 @@ FILENAME == ARGV[2] {
     n = ++cases; c_suite[n] = f[1]; c_name[n] = f[1] "/" f[2] (f[3] != f[2] ? "/" f[3] : ""); c_out[n] = f[4]; c_msg[n] = f[5]
     if (f[4] == "pass") passed[f[1]]++
     if (f[4] != "notrun") ran[f[1]]++
-    else notrun[f[1]]++
+    else if (!notrun[f[1]]++) first_notrun[f[1]] = c_name[n] ": " f[5]
     if (f[4] == "fail" && !(f[1] in first_fail)) first_fail[f[1]] = c_name[n] ": " f[5]
     if (f[4] == "fail" && f[5] ~ /not implemented yet \(TODO\)/) unfinished[f[1]] = 1 # KIT_TEST_FAIL_TODO's words
     next
@@ -148,6 +148,8 @@ function summary(    f, i, s, k) {
         s = steps[i]
         if (suite_of[s] in unfinished) printf "%s is not finished: a case answered TODO, so the step scores 0\n", s > f
         if (c_ok[s] && c_frac[s] < 1) printf "first failure of %s: %s\n", s, first_fail[suite_of[s]] > f
+        if (notrun[suite_of[s]]) printf "%s: %d cases not run here, not counted (the first: %s)\n", s,
+            notrun[suite_of[s]], first_notrun[suite_of[s]] > f
     }
     for (k = 1; k <= listed["handed"]; k++) printf "handed in: %s\n", list["handed", k] > f
     for (k = 1; k <= listed["ignored"]; k++) printf "ignored: %s\n", list["ignored", k] > f
