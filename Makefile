@@ -433,6 +433,7 @@ ifeq ($(SOURCE_TREE),solutions)
 	  if [ "$$skipped" -gt 0 ]; then echo "$$skipped tests not run (skipped, not passed): $$why"; fi; \
 	  exit $$status
 	@$(if $(TEST_EMULATED),bash tests/emu/planted-bugs.sh)
+	@$(if $(TEST_EMULATED),bash tests/emu/speed-rows.sh)
 else
 	@timeout $(TEST_TIMEOUT) bash tools/student-tests.sh $(TEST_BIN) $(TEST_JOBS)
 endif

@@ -14,11 +14,7 @@ root=$PWD
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-copy_kit() { # the kit's sources and emulation build, in $1
-    mkdir -p "$1/build"
-    cp -a Makefile common tools solutions "$1/"
-    cp -a build/emu build/last-arch build/last-emu "$1/build/" 2>/dev/null
-}
+source tests/emu/kit-copy.sh
 
 caught=0 missed=0
 # plant NAME LAB FILE BEFORE AFTER ARGS EXPECT: in solutions/FILE, the text BEFORE
