@@ -19,11 +19,12 @@ set -uo pipefail
 here=$(dirname "$0")
 die() { echo "speed: $*" >&2; exit 2; }
 
-gpu_count() { nvidia-smi -L 2>/dev/null | grep -c '^GPU'; }
+source "$here/grade/common.sh" # grade_smi: the GPUs CUDA_VISIBLE_DEVICES leaves visible
+gpu_count() { grade_smi --query-gpu=name --format=csv,noheader | grep -c .; }
 
-gpu_sm() { # the compute capability of GPU 0 as sm_XY
+gpu_sm() { # the compute capability of the first visible GPU as sm_XY
     local cc
-    cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader -i 0 2>/dev/null | head -1 | tr -d ' .')
+    cc=$(grade_smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d ' .')
     [[ $cc =~ ^[0-9]+$ ]] && echo "sm_$cc"
 }
 

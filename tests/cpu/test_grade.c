@@ -355,6 +355,29 @@ Test(grade_reports, cases_not_run_are_named_in_the_summary)
     cr_expect(strstr(out, "\n9.2: ") == NULL, "%s", out); /* every case of 9.2 ran */
 }
 
+/* The GPUs a report names and the speed table counts are those CUDA_VISIBLE_DEVICES
+ * leaves visible (a two-GPU row is not run where one is), with a stand-in nvidia-smi
+ * of two GPUs that takes indices and refuses other names, as the real one does. */
+Test(grade_reports, the_gpus_are_those_cuda_visible_devices_leaves)
+{
+    int status;
+    char *out = tool_run(
+        &status,
+        "d=$(mktemp -d) && cd %s && printf '%%s\\n' '#!/bin/bash' 'ids=0,1' "
+        "'[[ $1 == -i ]] && { ids=$2; shift 2; }' '[[ $ids =~ ^[0-9,]+$ ]] || exit 6' "
+        "'for i in ${ids//,/ }; do echo \"GPU $i\"; done' >$d/nvidia-smi && chmod +x $d/nvidia-smi && "
+        "PATH=$d:$PATH bash -c 'source tools/grade/common.sh; "
+        "echo \"all: $(grade_gpus)\"; echo \"one: $(CUDA_VISIBLE_DEVICES=1 grade_gpus)\"; "
+        "echo \"none: $(CUDA_VISIBLE_DEVICES= grade_gpus)\"; echo \"mig: $(CUDA_VISIBLE_DEVICES=MIG-7 grade_gpus)\"'; "
+        "rm -rf $d",
+        kit_test_root());
+    cr_assert(eq(int, status, 0), "%s", out);
+    cr_expect(strstr(out, "all: GPU 0, GPU 1\n") != NULL, "%s", out);
+    cr_expect(strstr(out, "one: GPU 1\n") != NULL, "%s", out);
+    cr_expect(strstr(out, "none: \n") != NULL, "%s", out);
+    cr_expect(strstr(out, "mig: GPU 0, GPU 1\n") != NULL, "%s", out); /* a list nvidia-smi refuses: every GPU */
+}
+
 /* ---- the commands, on this machine without a GPU ----------------------------------- */
 
 Test(grade_commands, a_missing_or_wrong_lab_is_refused_in_one_line)

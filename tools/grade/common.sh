@@ -25,7 +25,17 @@ grade_check_lab() {
 }
 
 # The GPUs, "NAME, NAME", or nothing without one; and why there is none.
-grade_gpus() { nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | paste -sd ',' | sed 's/,/, /g'; }
+grade_gpus() { grade_smi --query-gpu=name --format=csv,noheader | paste -sd ',' | sed 's/,/, /g'; }
+# nvidia-smi over the GPUs a grade may use: those CUDA_VISIBLE_DEVICES names (indices
+# or UUIDs; none when it is set but empty), else every GPU; every GPU too where
+# nvidia-smi does not take the list (MIG names).
+grade_smi() {
+    if [[ -n ${CUDA_VISIBLE_DEVICES+set} ]]; then
+        [[ -n $CUDA_VISIBLE_DEVICES ]] || return 0
+        nvidia-smi -i "$CUDA_VISIBLE_DEVICES" "$@" 2>/dev/null && return
+    fi
+    nvidia-smi "$@" 2>/dev/null
+}
 grade_no_gpu() {
     local why="nvidia-smi not found"
     command -v nvidia-smi >/dev/null && why=$(nvidia-smi -L 2>&1 | head -1)
