@@ -15,11 +15,14 @@
 #     The reference speed driver of lab LAB in this tree: the one the Makefile builds
 #     in the instructor's tree, in a student copy the stripped executable make dist
 #     shipped for this GPU (reference/sm_XY/labN), or a clear error.
+# speed.sh rows TABLE DRIVER
+#     One line per row of the table: KEY ROW and the arguments run gives DRIVER for
+#     it (tests/emu/speed-rows.sh checks that each prints its row).
 set -uo pipefail
 here=$(dirname "$0")
 die() { echo "speed: $*" >&2; exit 2; }
 
-source "$here/grade/common.sh" # grade_smi: the GPUs CUDA_VISIBLE_DEVICES leaves visible
+source "$here/grade/common.sh" # grade_smi (the visible GPUs), grade_elapsed
 gpu_count() { grade_smi --query-gpu=name --format=csv,noheader | grep -c .; }
 
 gpu_sm() { # the compute capability of the first visible GPU as sm_XY
@@ -44,27 +47,46 @@ reference() {
     echo "$exe"
 }
 
+# The table's rows: KEY ROW SUITE FULL ZERO FLAGS... (comments and speed-weight left out).
+table_rows() { grep -v '^[[:space:]]*\(#\|$\)' "$1" | grep -v '^speed-weight'; }
+
+# How DRIVER runs ROW: --variant ROW when ROW is one of its variants (--list), then
+# the row's flags.
+row_args() {
+    local driver=$1 row=$2
+    shift 2
+    if "$driver" --list 2>/dev/null | awk '{ print $1 }' | grep -qx -- "$row"; then
+        echo --variant "$row" "$@"
+    else
+        echo "$@"
+    fi
+}
+
+rows() {
+    local key row flags
+    # shellcheck disable=SC2086 # the row's flags are words
+    while read -r key row _ _ _ flags; do echo "$key $row $(row_args "$2" "$row" $flags)"; done < <(table_rows "$1")
+}
+
 run() {
-    local start table=$1 yours=$2 ref=$3 out=$4
+    local table=$1 yours=$2 ref=$3 out=$4
     shift 4
     local wrap=("$@") gpus rows=() line timings=""
-    start=$(date +%s)
     gpus=$(gpu_count)
-    mapfile -t rows < <(grep -v '^[[:space:]]*\(#\|$\)' "$table" | grep -v '^speed-weight')
+    mapfile -t rows < <(table_rows "$table")
     for line in "${rows[@]}"; do
         local key row suite full zero flags args=() need
         read -r key row suite full zero flags <<<"$line"
-        read -ra args <<<"${flags:-}"
         need=$(sed -n 's/.*--gpus \([0-9]*\).*/\1/p' <<<"$flags")
         if [[ -n $need ]] && ((need > gpus)); then
             timings+="ref $key 1 NEEDS_${need}_GPUS -"$'\n'
             continue
         fi
-        echo "speed: [$(($(date +%s) - ${GRADE_T0:-$start})) s] step $key ($row): your driver and the reference's, ${SPEED_ROUNDS:-5} alternating rounds" >&2
-        local variant=()
-        "$ref" --list 2>/dev/null | awk '{ print $1 }' | grep -qx -- "$row" && variant=(--variant "$row")
+        echo "speed: [$(grade_elapsed)] step $key ($row): your driver and the reference's, ${SPEED_ROUNDS:-5} alternating rounds" >&2
+        # shellcheck disable=SC2086 # the row's flags are words
+        read -ra args <<<"$(row_args "$ref" "$row" $flags)"
         timings+=$(GRADE_SPEED_ROW=$row build/grade/race --rounds "${SPEED_ROUNDS:-5}" --reps "${SPEED_REPS:-10}" \
-            -- "${wrap[@]}" "$yours" "${variant[@]}" "${args[@]}" --reference "$ref" "${variant[@]}" "${args[@]}" |
+            -- "${wrap[@]}" "$yours" "${args[@]}" --reference "$ref" "${args[@]}" |
             awk -v step="$key" '{ printf "%s %s 1 %s %s %s\n", $1, step, $2, $2 == "PASS" ? $3 : "-", $4 }')$'\n'
     done
     # Written once every driver is gone: none of them could write to it.
@@ -77,5 +99,6 @@ run() {
 case ${1:-} in
 run) shift; (($# >= 4)) || die "usage: speed.sh run TABLE YOURS REFERENCE OUT [WRAP...]"; run "$@" ;;
 reference) shift; (($# == 1)) || die "usage: speed.sh reference LAB"; reference "$1" ;;
-*) die "usage: speed.sh run TABLE YOURS REFERENCE OUT [WRAP...] | reference LAB" ;;
+rows) shift; (($# == 2)) || die "usage: speed.sh rows TABLE DRIVER"; rows "$@" ;;
+*) die "usage: speed.sh run TABLE YOURS REFERENCE OUT [WRAP...] | reference LAB | rows TABLE DRIVER" ;;
 esac

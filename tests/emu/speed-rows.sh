@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # speed-rows.sh: every row of every lab's speed table (solutions/labN-*/speed.cfg) is
-# a row that the lab's driver prints when run as tools/speed.sh runs it (--variant
-# ROW when ROW is a variant, then the row's flags). The grader's speed probe finds
+# a row that the lab's driver prints when run as tools/speed.sh runs it (its rows
+# command gives the arguments). The grader's speed probe finds
 # the row to time by that name: a row the driver never prints is never timed (lab
 # 6's applications were not, on a GPU, until their rows carried the driver's names,
 # histogram@2gpu). On the CPU emulator at its default sizes (KIT_EMU_GPUS=2 for
@@ -25,19 +25,17 @@ for table in solutions/lab*-*/speed.cfg; do
         missing=$((missing + 1))
         continue
     fi
-    while read -r key row _ _ _ flags; do
-        variant=()
-        ./solution"$lab" --list 2>/dev/null | awk '{ print $1 }' | grep -qx -- "$row" && variant=(--variant "$row")
-        # shellcheck disable=SC2086 # the row's flags are words
-        out=$(KIT_EMU_GPUS=2 timeout 300 ./solution"$lab" "${variant[@]}" $flags 2>&1)
+    while read -r key row args; do
+        # shellcheck disable=SC2086 # the arguments are words
+        out=$(KIT_EMU_GPUS=2 timeout 300 ./solution"$lab" $args 2>&1)
         if awk -v row="$row" '$1 == row { hit = 1 } END { exit !hit }' <<<"$out"; then
             found=$((found + 1))
         else
             missing=$((missing + 1))
-            echo "MISSING $key: ./solution$lab ${variant[*]} $flags prints no row named $row:"
+            echo "MISSING $key: ./solution$lab $args prints no row named $row:"
             tail -5 <<<"$out" | sed 's/^/    /'
         fi
-    done < <(grep -v '^[[:space:]]*\(#\|$\)' "$table" | grep -v '^speed-weight')
+    done < <(bash tools/speed.sh rows "$table" ./solution"$lab")
 done
 echo "speed rows: $found found in their drivers' output, $missing missing"
 ((missing == 0))

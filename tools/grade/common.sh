@@ -24,6 +24,11 @@ grade_check_lab() {
     fi
 }
 
+# The seconds since the grade began, "12 s": GRADE_T0 (epoch seconds) is set by the
+# first of the grade's scripts to source this file, and its progress lines say it.
+export GRADE_T0=${GRADE_T0:-$(date +%s)}
+grade_elapsed() { echo "$(($(date +%s) - GRADE_T0)) s"; }
+
 # The GPUs, "NAME, NAME", or nothing without one; and why there is none.
 grade_gpus() { grade_smi --query-gpu=name --format=csv,noheader | paste -sd ',' | sed 's/,/, /g'; }
 # nvidia-smi over the GPUs a grade may use: those CUDA_VISIBLE_DEVICES names (indices

@@ -3,10 +3,9 @@
 # labdir, starter (the lab's folder in solutions/ and labs/), table (its speed.cfg),
 # judge, worker, reference, yours (the four programs), out (where the reports go).
 
-# Progress on stderr, each line with the seconds since the grade began (GRADE_T0,
-# epoch seconds, shared with tools/speed.sh: where the time of a grade goes).
-export GRADE_T0=${GRADE_T0:-$(date +%s)}
-say() { echo "grade-submission: [$(($(date +%s) - GRADE_T0)) s] $*" >&2; }
+# Progress on stderr, each line with the seconds since the grade began (common.sh's
+# grade_elapsed, as tools/speed.sh's lines: where the time of a grade goes).
+say() { echo "grade-submission: [$(grade_elapsed)] $*" >&2; }
 
 # Copy or unpack SUB into DIR; only plain files and folders are kept.
 unpack() {

@@ -87,6 +87,7 @@ typedef struct {
 static pid_t start_case(worker_case *c)
 {
     fflush(stdout);
+    c->start = now();
     pid_t pid = fork();
     if (pid == 0) {
         static struct criterion_suite suite;
@@ -96,7 +97,6 @@ static pid_t start_case(worker_case *c)
         c->test->body(c->param);
         _exit(failures ? 1 : 0);
     }
-    c->start = now();
     return c->pid = pid;
 }
 
