@@ -169,34 +169,50 @@ Test(speed, a_row_for_more_gpus_than_present_is_not_run)
 
 /* speed.sh run on the stand-in table with fake drivers (tests/cpu/fixtures/grade/
  * fake_speed.sh): the reference takes 1 ms a run; yours `yours_ms` and reports
- * `lie_ms` (NULL: what it measured). Returns speed.tsv. */
-static char *race(const char *yours_ms, const char *lie_ms, int *status)
+ * `lie_ms` (NULL: what it measured), in its first race only when `once`. Returns
+ * speed.tsv, then what speed.sh said. */
+static char *race(const char *yours_ms, const char *lie_ms, int once, int *status)
 {
     return tool_run(status,
-                    "cd %s && d=$(mktemp -d) && sed 's/^SIDE=.*/SIDE=%s/; s/^LIE=.*/LIE=%s/' "
+                    "cd %s && d=$(mktemp -d) && sed 's/^SIDE=.*/SIDE=%s/; s/^LIE=.*/LIE=%s/; %s' "
                     "tests/cpu/fixtures/grade/fake_speed.sh >$d/yours && cp tests/cpu/fixtures/grade/fake_speed.sh $d/ref && "
                     "chmod +x $d/yours $d/ref && SPEED_REPS=20 SPEED_ROUNDS=3 bash tools/speed.sh run "
-                    "tests/cpu/fixtures/grade/lab9-standin/speed.cfg $d/yours $d/ref $d/out 2>/dev/null && "
-                    "cat $d/out/speed.tsv; rm -rf $d",
-                    kit_test_root(), yours_ms, lie_ms ? lie_ms : "");
+                    "tests/cpu/fixtures/grade/lab9-standin/speed.cfg $d/yours $d/ref $d/out 2>$d/said && "
+                    "cat $d/out/speed.tsv $d/said; rm -rf $d",
+                    kit_test_root(), yours_ms, lie_ms ? lie_ms : "", once ? "s|^ONCE=.*|ONCE=$d/lied|" : "");
 }
 
 Test(speed, the_race_scores_the_drivers_by_their_times)
 {
     int status;
-    char *out = race("1.0", NULL, &status);
+    char *out = race("1.0", NULL, 0, &status);
     cr_assert(eq(int, status, 0), "%s", out);
     cr_expect(strstr(out, "9.1\tdouble\tlab9_v1\t1.2\t2.5\t") != NULL, "%s", out);
     cr_expect(strstr(out, "\t1.0000\t") != NULL, "as fast as the reference: full marks: %s", out);
-    out = race("4.0", NULL, &status);
+    out = race("4.0", NULL, 0, &status);
     cr_expect(strstr(out, "\t0.0000\t") != NULL, "over 2.5 times slower: zero: %s", out);
 }
 
 Test(speed, a_driver_that_reports_a_forged_time_scores_zero)
 {
     int status;
-    char *out = race("3.0", "0.5", &status);
+    char *out = race("3.0", "0.5", 0, &status);
     cr_assert(eq(int, status, 0), "%s", out);
     cr_expect(strstr(out, "not trusted") != NULL, "%s", out);
     cr_expect(strstr(out, "\t1.0000\t") == NULL, "%s", out);
+}
+
+/* A clock that contradicts the events once (here: the first race of row 9.1 lies)
+ * costs nothing: the row is raced once more, and the second race counts. The forged
+ * driver above lies in both races and still scores zero. */
+Test(speed, a_one_off_contradiction_is_raced_again)
+{
+    int status;
+    char *out = race("1.0", "0.2", 1, &status);
+    cr_assert(eq(int, status, 0), "%s", out);
+    cr_expect(strstr(out, "step 9.1: the grader's clock contradicts your driver's events; racing once more") != NULL,
+              "%s", out);
+    cr_expect(strstr(out, "step 9.2: the grader's clock") == NULL, "%s", out);
+    cr_expect(strstr(out, "not trusted") == NULL, "%s", out);
+    cr_expect(strstr(out, "9.1\tdouble\tlab9_v1\t1.2\t2.5\t") != NULL, "%s", out);
 }
