@@ -5,9 +5,10 @@
 # command its pages give a student works (tools/student-check.sh).
 #
 # What ships: every tracked file but solutions/ (with the answer keys and the trial
-# reports), .ci/, tests/emu/planted-bugs.sh (it plants bugs in solutions/, quoting
-# their lines) with speed-rows.sh and kit-copy.sh (they read solutions/), and the measurements that quote solution code (plots/data: profiler dumps of source
-# lines), plus, for the speed self-check of make grade, one stripped reference
+# reports), .ci/, tests/emu/planted-bugs.sh and tools/maint/gpu-grade-prep.sh (they
+# plant bugs in solutions/, quoting their lines) with speed-rows.sh and kit-copy.sh
+# (they read solutions/), and the measurements that quote solution code (plots/data:
+# profiler dumps of source lines), plus, for the speed self-check of make grade, one stripped reference
 # executable per lab and architecture of REF_ARCH (reference/sm_XY/labN: SASS only,
 # no PTX, no line table, no symbols; default: ARCH when it names one, else this
 # machine's GPU, else sm_75) and reference/BUILD-INFO.
@@ -19,7 +20,7 @@ name=cuda-kit-student
 tarball=$name-$version.tar.gz
 rm -rf dist && mkdir -p "dist/$name"
 
-mapfile -t files < <(git ls-files | grep -v '^solutions/\|^\.ci/\|^tests/emu/\(planted-bugs\|speed-rows\|kit-copy\)\.sh$')
+mapfile -t files < <(git ls-files | grep -v '^solutions/\|^\.ci/\|^tests/emu/\(planted-bugs\|speed-rows\|kit-copy\)\.sh$\|^tools/maint/gpu-grade-prep\.sh$')
 mapfile -t quoting < <(bash tools/grade/dist-check.sh quoting $(printf '%s\n' "${files[@]}" | grep '^plots/data/'))
 for f in "${files[@]}"; do
     if [[ " ${quoting[*]} " == *" $f "* ]]; then
