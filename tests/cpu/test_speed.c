@@ -174,12 +174,12 @@ Test(speed, a_row_for_more_gpus_than_present_is_not_run)
 static char *race(const char *yours_ms, const char *lie_ms, int once, int *status)
 {
     return tool_run(status,
-                    "cd %s && d=$(mktemp -d) && sed 's/^SIDE=.*/SIDE=%s/; s/^LIE=.*/LIE=%s/; %s' "
+                    "cd %s && d=$(mktemp -d) && sed 's/^SIDE=.*/SIDE=%s/; s/^LIE=.*/LIE=%s/'\"%s\" "
                     "tests/cpu/fixtures/grade/fake_speed.sh >$d/yours && cp tests/cpu/fixtures/grade/fake_speed.sh $d/ref && "
                     "chmod +x $d/yours $d/ref && SPEED_REPS=20 SPEED_ROUNDS=3 bash tools/speed.sh run "
                     "tests/cpu/fixtures/grade/lab9-standin/speed.cfg $d/yours $d/ref $d/out 2>$d/said && "
                     "cat $d/out/speed.tsv $d/said; rm -rf $d",
-                    kit_test_root(), yours_ms, lie_ms ? lie_ms : "", once ? "s|^ONCE=.*|ONCE=$d/lied|" : "");
+                    kit_test_root(), yours_ms, lie_ms ? lie_ms : "", once ? "; s|^ONCE=.*|ONCE=$d/lied|" : "");
 }
 
 Test(speed, the_race_scores_the_drivers_by_their_times)
