@@ -44,19 +44,20 @@ FILENAME == ARGV[1] {
 FILENAME == ARGV[2] {
     split($0, f, "\t")
     if (f[4] == "notrun" && f[5] ~ /KIT_TEST_BIG=0/) { left_out++; next }  # not in the grading selection
+    name = f[1] "/" f[2] (f[3] != f[2] ? "/" f[3] : "")
     if (f[4] == "fail" && f[5] ~ /not implemented yet \(TODO\)/) { # KIT_TEST_FAIL_TODO's words
         todo = match(f[5], /Step [0-9]+\.[0-9]+ \(/) ? substr(f[5], RSTART + 5, RLENGTH - 7) : ""
         if (todo in suite_of && suite_of[todo] != f[1]) { # a case that runs another step's code too
             u = suite_of[todo]; unfinished[u] = 1
-            if (!(u in first_fail)) first_fail[u] = f[1] "/" f[2] (f[3] != f[2] ? "/" f[3] : "") ": " f[5]
+            if (!(u in first_fail)) first_fail[u] = name ": " f[5]
             f[4] = "notrun"; f[5] = "needs Step " todo ", which is not finished: " f[5]
         } else unfinished[f[1]] = 1
     }
-    n = ++cases; c_suite[n] = f[1]; c_name[n] = f[1] "/" f[2] (f[3] != f[2] ? "/" f[3] : ""); c_out[n] = f[4]; c_msg[n] = f[5]
+    n = ++cases; c_suite[n] = f[1]; c_name[n] = name; c_out[n] = f[4]; c_msg[n] = f[5]
     if (f[4] == "pass") passed[f[1]]++
     if (f[4] != "notrun") ran[f[1]]++
-    else if (!notrun[f[1]]++) first_notrun[f[1]] = c_name[n] ": " f[5]
-    if (f[4] == "fail" && !(f[1] in first_fail)) first_fail[f[1]] = c_name[n] ": " f[5]
+    else if (!notrun[f[1]]++) first_notrun[f[1]] = name ": " f[5]
+    if (f[4] == "fail" && !(f[1] in first_fail)) first_fail[f[1]] = name ": " f[5]
     next
 }
 FILENAME == ARGV[3] {
